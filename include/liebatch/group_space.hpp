@@ -1,0 +1,26 @@
+// A Lie group acting on itself by left multiplication, and ℝⁿ under translation, as homogeneous
+// spaces. States are stored through the group's embedding (SO(3) ⊂ ℝ⁹, SE(3) ⊂ ℝ¹²).
+#pragma once
+#include "rn.hpp"
+
+namespace lb {
+
+/// G acting on itself, g·h = g h; ψ_*(ξ)|_h = ξ̂ h (right-trivialised).
+template <class G> struct GroupSpace {
+  using scalar = typename G::scalar;
+  using algebra = typename G::algebra;
+  using group = G;
+  static constexpr int dim = G::embed_dim;
+  using point = Vec<scalar, dim>;
+
+  LB_HD static point act(const group& g, const point& y) { return (g * G::from_embed(y)).embed(); }
+  LB_HD static point exp_act(const typename algebra::vec& u, const point& y) { return act(G::exp(u), y); }
+  LB_HD static point generator(const typename algebra::vec& u, const point& y) {
+    return G::from_embed(y).generator(u);
+  }
+};
+
+/// ℝⁿ under translation: exp(ξ)·y = y + ξ, so Lie group methods become classical ones.
+template <class T, int N> using Euclidean = GroupSpace<Translation<T, N>>;
+
+}  // namespace lb

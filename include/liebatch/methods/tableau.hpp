@@ -1,0 +1,61 @@
+// Explicit Butcher tableaux with exact rational coefficients (as in Boost.odeint), converted to
+// the scalar type at the point of use.
+#pragma once
+#include "../config.hpp"
+
+namespace lb {
+
+/// An exact rational p/q.
+struct Rational {
+  long long p, q;
+  template <class T> LB_HD constexpr T as() const { return T(p) / T(q); }
+};
+
+/// Explicit s-stage tableau: a (strictly lower), b, c, and an optional embedded b̂.
+template <int S> struct Tableau {
+  static constexpr int stages = S;
+  Rational a[S][S];
+  Rational b[S];
+  Rational c[S];
+  int order;             ///< classical order of b
+  Rational bhat[S];      ///< embedded weights (zero when none)
+  int order_hat;         ///< order of b̂ (0 when none)
+};
+
+namespace tableaux {
+constexpr Rational O{0, 1};
+
+/// Forward Euler (Lie–Euler under RKMK).
+inline constexpr Tableau<1> euler{{{O}}, {{1, 1}}, {O}, 1, {O}, 0};
+/// Heun's method (Lie–Euler–Heun).
+inline constexpr Tableau<2> heun{{{O, O}, {{1, 1}, O}}, {{1, 2}, {1, 2}}, {O, {1, 1}}, 2, {O, O}, 0};
+/// Kutta's third-order method.
+inline constexpr Tableau<3> kutta3{{{O, O, O}, {{1, 2}, O, O}, {{-1, 1}, {2, 1}, O}},
+                                   {{1, 6}, {2, 3}, {1, 6}}, {O, {1, 2}, {1, 1}}, 3, {O, O, O}, 0};
+/// Strong-stability-preserving third-order method (Shu–Osher).
+inline constexpr Tableau<3> ssp3{{{O, O, O}, {{1, 1}, O, O}, {{1, 4}, {1, 4}, O}},
+                                 {{1, 6}, {1, 6}, {2, 3}}, {O, {1, 1}, {1, 2}}, 3, {O, O, O}, 0};
+/// The classical fourth-order Runge–Kutta method.
+inline constexpr Tableau<4> rk4{{{O, O, O, O}, {{1, 2}, O, O, O}, {O, {1, 2}, O, O}, {O, O, {1, 1}, O}},
+                                {{1, 6}, {1, 3}, {1, 3}, {1, 6}}, {O, {1, 2}, {1, 2}, {1, 1}}, 4, {O, O, O, O}, 0};
+/// Bogacki–Shampine 3(2) (1989), FSAL stage 4; b̂ of order 2.
+inline constexpr Tableau<4> bs32{{{O, O, O, O}, {{1, 2}, O, O, O}, {O, {3, 4}, O, O}, {{2, 9}, {1, 3}, {4, 9}, O}},
+                                 {{2, 9}, {1, 3}, {4, 9}, O}, {O, {1, 2}, {3, 4}, {1, 1}}, 3,
+                                 {{7, 24}, {1, 4}, {1, 3}, {1, 8}}, 2};
+/// Dormand–Prince 5(4) (1980): b of order 5, b̂ of order 4; stage 7 is FSAL.
+inline constexpr Tableau<7> dopri5{
+    {{O, O, O, O, O, O, O},
+     {{1, 5}, O, O, O, O, O, O},
+     {{3, 40}, {9, 40}, O, O, O, O, O},
+     {{44, 45}, {-56, 15}, {32, 9}, O, O, O, O},
+     {{19372, 6561}, {-25360, 2187}, {64448, 6561}, {-212, 729}, O, O, O},
+     {{9017, 3168}, {-355, 33}, {46732, 5247}, {49, 176}, {-5103, 18656}, O, O},
+     {{35, 384}, O, {500, 1113}, {125, 192}, {-2187, 6784}, {11, 84}, O}},
+    {{35, 384}, O, {500, 1113}, {125, 192}, {-2187, 6784}, {11, 84}, O},
+    {O, {1, 5}, {3, 10}, {4, 5}, {8, 9}, {1, 1}, {1, 1}},
+    5,
+    {{5179, 57600}, O, {7571, 16695}, {393, 640}, {-92097, 339200}, {187, 2100}, {1, 40}},
+    4};
+}  // namespace tableaux
+
+}  // namespace lb

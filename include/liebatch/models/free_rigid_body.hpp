@@ -1,0 +1,25 @@
+// The free rigid body on so*(3) under the coadjoint action (paper 2022 §3): μ̇ = μ × 𝕀⁻¹μ.
+#pragma once
+#include "../coadjoint.hpp"
+
+namespace lb {
+
+/// Body angular momentum μ ∈ so*(3), principal moments of inertia I₁, I₂, I₃.
+template <class T> struct FreeRigidBody {
+  using space = CoadjointSO3<T>;
+  using point = typename space::point;
+  Vec3<T> inertia;  ///< principal moments of inertia
+
+  /// f(μ) = −𝕀⁻¹μ, so that ψ_*(f(μ))|_μ = −𝕀⁻¹μ × μ = μ × 𝕀⁻¹μ (the paper's +𝕀⁻¹μ has the wrong sign).
+  LB_HD Vec3<T> f(T /*t*/, const point& mu) const {
+    return vec3(-mu[0] / inertia[0], -mu[1] / inertia[1], -mu[2] / inertia[2]);
+  }
+  /// Kinetic energy ½ μ·𝕀⁻¹μ.
+  LB_HD T energy(const point& mu) const {
+    return T(0.5) * (mu[0] * mu[0] / inertia[0] + mu[1] * mu[1] / inertia[1] + mu[2] * mu[2] / inertia[2]);
+  }
+  /// The Casimir |μ| (kept to round-off by every Lie group method).
+  LB_HD T casimir(const point& mu) const { return norm(mu); }
+};
+
+}  // namespace lb

@@ -1,0 +1,172 @@
+// Fixed-size products M₁ × … × Mₖ of homogeneous spaces under G₁ × … × Gₖ, acting componentwise,
+// and powers Mᴺ such as (TS²)ᴺ. Points and algebra elements stay flat vectors; each factor reads
+// its own slice, at offsets fixed at compile time.
+#pragma once
+#include <type_traits>
+#include <utility>
+
+#include "vec.hpp"
+
+namespace lb {
+
+namespace detail {
+template <class F, int... I> LB_HD void static_for_impl(F& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+}  // namespace detail
+
+/// Calls f(std::integral_constant<int, I>{}) for I = 0 … N−1, unrolled at compile time.
+template <int N, class F> LB_HD void static_for(F&& f) {
+  detail::static_for_impl(f, std::make_integer_sequence<int, N>{});
+}
+
+namespace detail {
+/// Sum of the first I entries of a list of dimensions.
+template <int I, int... D> constexpr int offset() {
+  constexpr int d[] = {D..., 0};
+  int o = 0;
+  for (int i = 0; i < I; ++i) o += d[i];
+  return o;
+}
+}  // namespace detail
+
+/// An element of G₁ × … × Gₖ, stored as a head and a tail (no std::tuple on the device).
+template <class... G> struct GroupTuple {};
+template <class G0, class... R> struct GroupTuple<G0, R...> {
+  G0 head;
+  GroupTuple<R...> tail;
+};
+template <int I, class G0, class... R> LB_HD auto& get(GroupTuple<G0, R...>& t) {
+  if constexpr (I == 0) return t.head; else return get<I - 1>(t.tail);
+}
+template <int I, class G0, class... R> LB_HD const auto& get(const GroupTuple<G0, R...>& t) {
+  if constexpr (I == 0) return t.head; else return get<I - 1>(t.tail);
+}
+
+template <class... A> struct ProductAlgebra;
+
+/// The direct product group, multiplied componentwise.
+template <class... G> struct ProductGroup {
+  using scalar = std::common_type_t<typename G::scalar...>;
+  using algebra = ProductAlgebra<typename G::algebra...>;
+  static constexpr int count = sizeof...(G);
+  GroupTuple<G...> parts;
+
+  template <int I> LB_HD auto& part() { return get<I>(parts); }
+  template <int I> LB_HD const auto& part() const { return get<I>(parts); }
+
+  LB_HD static ProductGroup identity() {
+    ProductGroup g;
+    static_for<count>([&](auto I) { g.template part<I>() = std::decay_t<decltype(g.template part<I>())>::identity(); });
+    return g;
+  }
+  LB_HD static ProductGroup exp(const typename algebra::vec& u) {
+    ProductGroup g;
+    static_for<count>([&](auto I) {
+      using A = typename algebra::template factor<I>;
+      g.template part<I>() = A::exp(u.template seg<algebra::template offset<I>(), A::dim>());
+    });
+    return g;
+  }
+  LB_HD typename algebra::vec log() const {
+    typename algebra::vec u;
+    static_for<count>([&](auto I) { u.set_seg(algebra::template offset<I>(), part<I>().log()); });
+    return u;
+  }
+  LB_HD ProductGroup inverse() const {
+    ProductGroup g;
+    static_for<count>([&](auto I) { g.template part<I>() = part<I>().inverse(); });
+    return g;
+  }
+  LB_HD ProductGroup operator*(const ProductGroup& h) const {
+    ProductGroup g;
+    static_for<count>([&](auto I) { g.template part<I>() = part<I>() * h.template part<I>(); });
+    return g;
+  }
+};
+
+/// The direct product of Lie algebras 𝔤₁ × … × 𝔤ₖ: brackets, dexp and dexp⁻¹ act blockwise.
+template <class... A> struct ProductAlgebra {
+  using scalar = std::common_type_t<typename A::scalar...>;
+  static constexpr int count = sizeof...(A);
+  static constexpr int dim = (A::dim + ...);
+  using vec = Vec<scalar, dim>;
+  using group = ProductGroup<typename A::group...>;
+  template <int I> using factor = std::tuple_element_t<I, std::tuple<A...>>;
+  /// Offset of factor I's block.
+  template <int I> LB_HD static constexpr int offset() { return detail::offset<I, A::dim...>(); }
+
+  LB_HD static group exp(const vec& u) { return group::exp(u); }
+  LB_HD static vec bracket(const vec& u, const vec& v) { return blockwise<Op::bracket>(u, v); }
+  LB_HD static vec dexp(const vec& u, const vec& v) { return blockwise<Op::dexp>(u, v); }
+  LB_HD static vec dexpinv(const vec& u, const vec& v) { return blockwise<Op::dexpinv>(u, v); }
+
+ private:
+  enum class Op { bracket, dexp, dexpinv };
+  template <Op op> LB_HD static vec blockwise(const vec& u, const vec& v) {
+    vec r;
+    static_for<count>([&](auto I) {
+      using F = factor<I>;
+      constexpr int o = offset<I>();
+      const auto ui = u.template seg<o, F::dim>(), vi = v.template seg<o, F::dim>();
+      if constexpr (op == Op::bracket) r.set_seg(o, F::bracket(ui, vi));
+      else if constexpr (op == Op::dexp) r.set_seg(o, F::dexp(ui, vi));
+      else r.set_seg(o, F::dexpinv(ui, vi));
+    });
+    return r;
+  }
+};
+
+/// M₁ × … × Mₖ under G₁ × … × Gₖ; a point is the concatenation of the factors' points.
+template <class... S> struct Product {
+  using scalar = std::common_type_t<typename S::scalar...>;
+  using algebra = ProductAlgebra<typename S::algebra...>;
+  using group = ProductGroup<typename S::group...>;
+  static constexpr int count = sizeof...(S);
+  static constexpr int dim = (S::dim + ...);
+  using point = Vec<scalar, dim>;
+  template <int I> using factor = std::tuple_element_t<I, std::tuple<S...>>;
+  /// Offset of factor I's slice of a point.
+  template <int I> LB_HD static constexpr int offset() { return detail::offset<I, S::dim...>(); }
+
+  LB_HD static point act(const group& g, const point& y) {
+    point r;
+    static_for<count>([&](auto I) {
+      using F = factor<I>;
+      r.set_seg(offset<I>(), F::act(g.template part<I>(), y.template seg<offset<I>(), F::dim>()));
+    });
+    return r;
+  }
+  LB_HD static point exp_act(const typename algebra::vec& u, const point& y) {
+    return map<true>(u, y);
+  }
+  LB_HD static point generator(const typename algebra::vec& u, const point& y) {
+    return map<false>(u, y);
+  }
+
+ private:
+  template <bool exp> LB_HD static point map(const typename algebra::vec& u, const point& y) {
+    point r;
+    static_for<count>([&](auto I) {
+      using F = factor<I>;
+      const auto ui = u.template seg<algebra::template offset<I>(), F::algebra::dim>();
+      const auto yi = y.template seg<offset<I>(), F::dim>();
+      if constexpr (exp) r.set_seg(offset<I>(), F::exp_act(ui, yi));
+      else r.set_seg(offset<I>(), F::generator(ui, yi));
+    });
+    return r;
+  }
+};
+
+namespace detail {
+template <class S, class Seq> struct power_of;
+template <class S, int... I> struct power_of<S, std::integer_sequence<int, I...>> {
+  template <int> using same = S;
+  using type = Product<same<I>...>;
+};
+}  // namespace detail
+
+/// Mᴺ = M × … × M (N factors), e.g. (TS²)ᴺ under SE(3)ᴺ.
+template <class S, int N> using Power = typename detail::power_of<S, std::make_integer_sequence<int, N>>::type;
+
+}  // namespace lb

@@ -1,0 +1,153 @@
+// Coefficient functions of exp, dexp and dexp⁻¹ on so(3) and se(3), accurate to round-off at every
+// angle. Closed forms cancel catastrophically for small α (lie-formulas.md, "Small angles"), so
+// below α = 1.5 every function is a Taylor series in α², summed in Horner form with just enough
+// terms for the scalar type; above it the closed forms lose at most a factor ~100 of ε.
+#pragma once
+#include <limits>
+
+#include "detail/series_tables.hpp"
+#include "scalar.hpp"
+
+namespace lb {
+namespace series {
+
+/// Series are used for α² below this (α < 1.5).
+template <class T> LB_HD constexpr T threshold2() { return T(2.25); }
+
+/// A parsed coefficient table of an extended-precision type (host only).
+template <class T, int N> struct Parsed {
+  T v[N];
+  const T& operator[](int i) const { return v[i]; }
+};
+template <class T, int N> Parsed<T, N> parse_all(const char* const (&s)[N]) {
+  Parsed<T, N> r;
+  for (int i = 0; i < N; ++i) r.v[i] = from_decimal<T>(s[i]);
+  return r;
+}
+
+/// Which table a coefficient comes from.
+enum class Table { bern_g2, inv_fact };
+
+/// Table entry k in T. Device types read a constexpr table (folded after unrolling); extended
+/// types parse the 40-digit literals once.
+template <Table tab, class T> LB_HD T coef(int k) {
+#define LB_AS_NUMBER(x) x,
+#define LB_AS_STRING(x) #x,
+  if constexpr (is_device_scalar_v<T>) {
+    if constexpr (tab == Table::bern_g2) {
+      constexpr double c[] = {LB_TABLE_BERN_G2(LB_AS_NUMBER)};
+      return T(c[k]);
+    } else {
+      constexpr double c[] = {LB_TABLE_INV_FACT(LB_AS_NUMBER)};
+      return T(c[k]);
+    }
+  } else {
+    if constexpr (tab == Table::bern_g2) {
+      static const char* const s[] = {LB_TABLE_BERN_G2(LB_AS_STRING)};
+      static const auto c = parse_all<T>(s);
+      return c[k];
+    } else {
+      static const char* const s[] = {LB_TABLE_INV_FACT(LB_AS_STRING)};
+      static const auto c = parse_all<T>(s);
+      return c[k];
+    }
+  }
+#undef LB_AS_NUMBER
+#undef LB_AS_STRING
+}
+
+/// Number of series terms for T: the first omitted term, at α² = 2.25, is below ε/1000 of the sum.
+/// bern: terms ~ 2k·(2.25/4π²)^k relative to the leading 1/12; fact: 2.25^k/(2k+1)!.
+template <class T, Table tab> constexpr int terms() {
+  double eps = 1.0;
+  for (int i = 1; i < std::numeric_limits<T>::digits; ++i) eps *= 0.5;
+  double t = 1.0;
+  int k = 0;
+  if constexpr (tab == Table::bern_g2) {
+    while (24.0 * 2 * (k + 1) * t > eps * 1e-3) { t *= 2.25 / 39.47841760435743; ++k; }
+  } else {
+    while ((2.0 * k + 2) * t > eps * 1e-3) { ++k; t *= 2.25 / ((2.0 * k) * (2.0 * k + 1)); }
+  }
+  return k;
+}
+
+}  // namespace series
+
+/// exp on so(3)/se(3): exp(Â) = I + s Â + c Â², and V = I + c Â + d Â² (lie-formulas.md, SO(3)/SE(3)).
+template <class T> struct ExpCoeffs {
+  T s;  ///< sin α / α
+  T c;  ///< (1 − cos α) / α²
+  T d;  ///< (α − sin α) / α³
+};
+
+/// dexp on se(3) through the φ(ad) construction (paper 2022 §2.3) with φ(z) = (eᶻ − 1)/z.
+template <class T> struct DexpCoeffs {
+  T g1;   ///< (1 − cos α)/α²
+  T g2;   ///< (α − sin α)/α³
+  T g1t;  ///< g1′(α)/α = (s − 2 g1)/α²
+  T g2t;  ///< g2′(α)/α = (g1 − 3 g2)/α²
+};
+
+/// dexp⁻¹ on so(3)/se(3), φ(z) = z/(eᶻ − 1): g1 = −½ and g̃1 = 0 are constants.
+template <class T> struct DexpinvCoeffs {
+  T g2;   ///< (1 − (α/2)cot(α/2))/α², → 1/12 (note the plus sign in dexp⁻¹)
+  T g2t;  ///< g2′(α)/α, → 1/360
+};
+
+namespace series {
+/// Σ_{k<K} (±1)^k x^k coef(off + step·k)·w(k), Horner form; w(k) = 2(k+1) for derivative series.
+template <class T, Table tab, int K, int off, int step, bool alternating, bool deriv>
+LB_HD T horner(T x) {
+  T r = T(0);
+  LB_UNROLL for (int k = K - 1; k >= 0; --k) {
+    T ck = coef<tab, T>(off + step * k);
+    if (deriv) ck *= T(2 * (k + 1));
+    if (alternating && (k & 1)) ck = -ck;
+    r = r * x + ck;
+  }
+  return r;
+}
+}  // namespace series
+
+/// s, c, d of α² = |A|².
+template <class T> LB_HD ExpCoeffs<T> exp_coeffs(T a2) {
+  using namespace series;
+  if (a2 < threshold2<T>()) {
+    constexpr int K = terms<T, Table::inv_fact>();
+    return {horner<T, Table::inv_fact, K, 1, 2, true, false>(a2),
+            horner<T, Table::inv_fact, K, 2, 2, true, false>(a2),
+            horner<T, Table::inv_fact, K, 3, 2, true, false>(a2)};
+  }
+  const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
+  return {sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
+}
+
+/// Coefficients of dexp on se(3) (and so(3), which uses g1 and g2 only).
+template <class T> LB_HD DexpCoeffs<T> dexp_coeffs(T a2) {
+  using namespace series;
+  if (a2 < threshold2<T>()) {
+    constexpr int K = terms<T, Table::inv_fact>();
+    // g̃1 = Σ_{k≥0} 2(k+1)(−1)^{k+1} α^{2k}/(2k+4)!, g̃2 likewise with (2k+5)!.
+    return {horner<T, Table::inv_fact, K, 2, 2, true, false>(a2),
+            horner<T, Table::inv_fact, K, 3, 2, true, false>(a2),
+            -horner<T, Table::inv_fact, K, 4, 2, true, true>(a2),
+            -horner<T, Table::inv_fact, K, 5, 2, true, true>(a2)};
+  }
+  const ExpCoeffs<T> e = exp_coeffs(a2);
+  return {e.c, e.d, (e.s - T(2) * e.c) / a2, (e.c - T(3) * e.d) / a2};
+}
+
+/// Coefficients of dexp⁻¹ on so(3)/se(3). Singular at α = 2π (returns non-finite values there).
+template <class T> LB_HD DexpinvCoeffs<T> dexpinv_coeffs(T a2) {
+  using namespace series;
+  if (a2 < threshold2<T>()) {
+    constexpr int K = terms<T, Table::bern_g2>();
+    static_assert(K + 1 <= 34, "Bernoulli table too short for this precision");
+    return {horner<T, Table::bern_g2, K, 0, 1, false, false>(a2),
+            horner<T, Table::bern_g2, K, 1, 1, false, true>(a2)};
+  }
+  const T a = lb::sqrt(a2), x = a / T(2), sx = lb::sin(x), h = x * lb::cos(x) / sx;
+  return {(T(1) - h) / a2, (h - T(2) + (x * x) / (sx * sx)) / (a2 * a2)};
+}
+
+}  // namespace lb

@@ -1,0 +1,97 @@
+// so(3) ≅ ℝ³ and the rotation group SO(3).
+#pragma once
+#include "mat3.hpp"
+#include "series.hpp"
+
+namespace lb {
+
+template <class T> struct SO3;
+
+/// The Lie algebra so(3) ≅ ℝ³ (hat(w) v = w × v).
+template <class T> struct so3 {
+  using scalar = T;
+  static constexpr int dim = 3;
+  using vec = Vec3<T>;
+  using group = SO3<T>;
+
+  /// [u, v] = u × v.
+  LB_HD static vec bracket(const vec& u, const vec& v) { return cross(u, v); }
+
+  /// exp(û) by Rodrigues' formula.
+  LB_HD static group exp(const vec& u) { return group::exp(u); }
+
+  /// dexp_u(v) = v + g1 u×v + g2 u×(u×v), g1 = (1−cos α)/α², g2 = (α−sin α)/α³.
+  LB_HD static vec dexp(const vec& u, const vec& v) {
+    const DexpCoeffs<T> k = dexp_coeffs(norm2(u));
+    const vec uv = cross(u, v);
+    return v + k.g1 * uv + k.g2 * cross(u, uv);
+  }
+
+  /// dexp⁻¹_u(v) = v − ½ u×v + g2 u×(u×v), g2 = (1 − (α/2)cot(α/2))/α² (paper 2022 eq. after (8);
+  /// plus sign on the last term, lie-formulas.md). Singular at α = 2π.
+  LB_HD static vec dexpinv(const vec& u, const vec& v) {
+    const DexpinvCoeffs<T> k = dexpinv_coeffs(norm2(u));
+    const vec uv = cross(u, v);
+    return v - T(0.5) * uv + k.g2 * cross(u, uv);
+  }
+};
+
+/// A rotation, stored as its matrix.
+template <class T> struct SO3 {
+  using scalar = T;
+  using algebra = so3<T>;
+  Mat3<T> R;
+
+  LB_HD static SO3 identity() { return {Mat3<T>::identity()}; }
+
+  /// exp(û) = I + s û + c û² = cos α I + s û + c u uᵀ.
+  LB_HD static SO3 exp(const Vec3<T>& u) {
+    const ExpCoeffs<T> k = exp_coeffs(norm2(u));
+    const T ca = T(1) - k.c * norm2(u);  // cos α without cancellation issues: c α² ≤ 2
+    SO3 g;
+    LB_UNROLL for (int i = 0; i < 3; ++i) {
+      LB_UNROLL for (int j = 0; j < 3; ++j) g.R(i, j) = k.c * u[i] * u[j] + (i == j ? ca : T(0));
+    }
+    g.R(0, 1) -= k.s * u[2];
+    g.R(1, 0) += k.s * u[2];
+    g.R(0, 2) += k.s * u[1];
+    g.R(2, 0) -= k.s * u[1];
+    g.R(1, 2) -= k.s * u[0];
+    g.R(2, 1) += k.s * u[0];
+    return g;
+  }
+
+  /// log: the u with |u| ≤ π and exp(u) = R. Near α = π the axis comes from the symmetric part.
+  LB_HD Vec3<T> log() const {
+    const Vec3<T> w = vee(R);                 // sin α · n
+    const T ca = (R.trace() - T(1)) / T(2);   // cos α
+    const T sa = norm(w);
+    const T a = lb::atan2(sa, ca);
+    if (ca > T(-0.5)) {  // α < 2π/3: w/sinc(α) is well conditioned
+      return (T(1) / exp_coeffs(a * a).s) * w;
+    }
+    // (R + Rᵀ)/2 − cos α I = (1 − cos α) n nᵀ: take the column with the largest diagonal.
+    int i = 0;
+    LB_UNROLL for (int j = 1; j < 3; ++j) if (R(j, j) > R(i, i)) i = j;
+    Vec3<T> n;
+    LB_UNROLL for (int j = 0; j < 3; ++j) n[j] = (R(j, i) + R(i, j)) / T(2) - (i == j ? ca : T(0));
+    n *= T(1) / norm(n);
+    return (dot(n, w) < T(0) ? -a : a) * n;
+  }
+
+  /// The embedding SO(3) ⊂ ℝ⁹ (row-major matrix) used to store SO(3)-valued states.
+  static constexpr int embed_dim = 9;
+  LB_HD Vec<T, 9> embed() const { return R.flat(); }
+  LB_HD static SO3 from_embed(const Vec<T, 9>& x) { return {Mat3<T>::from_flat(x)}; }
+  /// d/dt exp(tξ)·R at t = 0, i.e. ξ̂ R, embedded.
+  LB_HD Vec<T, 9> generator(const Vec3<T>& xi) const { return (hat(xi) * R).flat(); }
+
+  LB_HD SO3 inverse() const { return {R.transpose()}; }
+  LB_HD SO3 operator*(const SO3& h) const { return {R * h.R}; }
+  /// The rotation of a vector, R v.
+  LB_HD Vec3<T> act(const Vec3<T>& v) const { return R * v; }
+  /// Ad_R(ξ) = R ξ, i.e. R ξ̂ Rᵀ.
+  LB_HD Vec3<T> Ad(const Vec3<T>& xi) const { return R * xi; }
+};
+
+}  // namespace lb

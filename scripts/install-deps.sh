@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs liebatch's build and test dependencies from Debian packages.
+# Idempotent: does nothing (no apt-get update, no network) when all are present.
+set -euo pipefail
+
+pkgs=(
+  cmake g++ make pkg-config
+  libeigen3-dev          # Eigen 3.4 (tests, host-side dense algebra)
+  nlohmann-json3-dev     # JSON configs
+  libgtest-dev           # GoogleTest
+  libcli11-dev           # command line
+  libhdf5-dev            # HDF5 output
+  libboost-dev           # Boost.Multiprecision float128 reference solutions
+  gnuplot-nox            # PNG plots
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[[ $(id -u) -ne 0 ]] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
