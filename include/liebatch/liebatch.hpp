@@ -3,6 +3,8 @@
 #include "coadjoint.hpp"
 #include "dexpinv_series.hpp"
 #include "group_space.hpp"
+#include "methods/integrate.hpp"
+#include "methods/methods.hpp"
 #include "product.hpp"
 #include "se3.hpp"
 #include "so3.hpp"

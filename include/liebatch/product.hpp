@@ -2,6 +2,7 @@
 // and powers Mᴺ such as (TS²)ᴺ. Points and algebra elements stay flat vectors; each factor reads
 // its own slice, at offsets fixed at compile time.
 #pragma once
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -97,6 +98,16 @@ template <class... A> struct ProductAlgebra {
   template <int I> LB_HD static constexpr int offset() { return detail::offset<I, A::dim...>(); }
 
   LB_HD static group exp(const vec& u) { return group::exp(u); }
+  /// Largest rotation angle over the factors.
+  LB_HD static scalar angle(const vec& u) {
+    scalar m = scalar(0);
+    static_for<count>([&](auto I) {
+      using F = factor<I>;
+      const scalar a = F::angle(u.template seg<offset<I>(), F::dim>());
+      m = a > m ? a : m;
+    });
+    return m;
+  }
   LB_HD static vec bracket(const vec& u, const vec& v) { return blockwise<Op::bracket>(u, v); }
   LB_HD static vec dexp(const vec& u, const vec& v) { return blockwise<Op::dexp>(u, v); }
   LB_HD static vec dexpinv(const vec& u, const vec& v) { return blockwise<Op::dexpinv>(u, v); }

@@ -1,6 +1,8 @@
 // Explicit Butcher tableaux with exact rational coefficients (as in Boost.odeint), converted to
 // the scalar type at the point of use.
 #pragma once
+#include <type_traits>
+
 #include "../config.hpp"
 
 namespace lb {
@@ -10,6 +12,19 @@ struct Rational {
   long long p, q;
   template <class T> LB_HD constexpr T as() const { return T(p) / T(q); }
 };
+
+/// r in T, a compile-time constant for the built-in types (so device code reads no table).
+template <class T, Rational r> LB_HD T coefficient() {
+  if constexpr (std::is_arithmetic_v<T>) {
+    constexpr T v = T(r.p) / T(r.q);
+    return v;
+  } else {
+    return T(r.p) / T(r.q);
+  }
+}
+
+/// b − b̂ of two rationals, exactly.
+constexpr Rational difference(Rational a, Rational b) { return Rational{a.p * b.q - b.p * a.q, a.q * b.q}; }
 
 /// Explicit s-stage tableau: a (strictly lower), b, c, and an optional embedded b̂.
 template <int S> struct Tableau {
@@ -21,6 +36,15 @@ template <int S> struct Tableau {
   Rational bhat[S];      ///< embedded weights (zero when none)
   int order_hat;         ///< order of b̂ (0 when none)
 };
+
+/// The embedded member of a pair as a method of its own: b̂ in place of b.
+template <int S> constexpr Tableau<S> embedded_member(const Tableau<S>& t) {
+  Tableau<S> r = t;
+  for (int i = 0; i < S; ++i) { r.b[i] = t.bhat[i]; r.bhat[i] = Rational{0, 1}; }
+  r.order = t.order_hat;
+  r.order_hat = 0;
+  return r;
+}
 
 namespace tableaux {
 constexpr Rational O{0, 1};
@@ -56,6 +80,8 @@ inline constexpr Tableau<7> dopri5{
     5,
     {{5179, 57600}, O, {7571, 16695}, {393, 640}, {-92097, 339200}, {187, 2100}, {1, 40}},
     4};
+inline constexpr Tableau<4> bs32_hat = embedded_member(bs32);
+inline constexpr Tableau<7> dopri5_hat = embedded_member(dopri5);
 }  // namespace tableaux
 
 }  // namespace lb

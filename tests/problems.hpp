@@ -1,0 +1,46 @@
+// The state-dependent, non-commuting test problems of the method tests, in any precision:
+// free rigid body on so*(3), heavy top on se*(3), double spherical pendulum on (TS²)².
+#pragma once
+#include <cmath>
+
+#include <liebatch/liebatch.hpp>
+#include <liebatch/models/free_rigid_body.hpp>
+#include <liebatch/models/heavy_top.hpp>
+#include <liebatch/models/pendulum_chain.hpp>
+
+namespace lbtest {
+
+struct RigidBodyProblem {
+  static constexpr const char* name = "free rigid body on so*(3)";
+  static constexpr double t_end = 2.0;
+  template <class T> static lb::FreeRigidBody<T> model() { return {lb::vec3(T(2), T(1), T(2) / T(3))}; }
+  /// A generic point (not on a symmetry axis or the separatrix): rkmk5 is asymptotic from h = 0.1.
+  template <class T> static lb::Vec3<T> y0() { return lb::vec3(T(0.3), T(0.8), T(0.5)); }
+};
+
+struct HeavyTopProblem {
+  static constexpr const char* name = "heavy top on se*(3)";
+  static constexpr double t_end = 1.0;
+  template <class T> static lb::HeavyTop<T> model() {
+    return {lb::vec3(T(2), T(1.5), T(0.8)), lb::vec3(T(0.1), T(0.05), T(0.5)), T(1), T(9.81)};
+  }
+  template <class T> static lb::Vec6<T> y0() {
+    using std::sqrt;
+    const T n = sqrt(T(0.05) + T(1));
+    return lb::Vec6<T>{{T(0.5), T(1), T(2), T(0.2) / n, T(0.1) / n, T(1) / n}};
+  }
+};
+
+struct DoublePendulumProblem {
+  static constexpr const char* name = "double spherical pendulum on (TS2)^2";
+  static constexpr double t_end = 1.0;
+  template <class T> static lb::PendulumChain<T, 2> model() { return {{T(1), T(1)}, {T(1), T(1)}, T(9.81)}; }
+  /// Paper 2022 §5.3: (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
+  template <class T> static lb::Vec<T, 12> y0() {
+    using std::sqrt;
+    const T s = sqrt(T(2)) / T(2);
+    return lb::Vec<T, 12>{{s, T(0), s, T(0), T(1), T(0), s, T(0), s, T(0), T(1), T(0)}};
+  }
+};
+
+}  // namespace lbtest

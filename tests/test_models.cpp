@@ -1,0 +1,159 @@
+// Models: ψ_*(f(y))|_y against each model's vector field written independently in embedding
+// coordinates, the N = 1 chain against the spherical pendulum, and energy conserved to O(hᵖ).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "problems.hpp"
+#include "sampling.hpp"
+
+namespace {
+
+using LD = long double;
+
+TEST(FreeRigidBody, FieldIsEulersEquations) {
+  std::mt19937_64 rng(1);
+  const LD I1 = 2, I2 = 1, I3 = LD(2) / 3;
+  const lb::FreeRigidBody<LD> m{lb::vec3(I1, I2, I3)};
+  for (int k = 0; k < 100; ++k) {
+    const auto mu = lbtest::gaussian<LD, 3>(rng);
+    const auto F = lb::CoadjointSO3<LD>::generator(m.f(0, mu), mu);
+    // Euler: μ̇₁ = (1/I₃ − 1/I₂) μ₂μ₃, cyclically.
+    const lb::Vec3<LD> euler = lb::vec3((1 / I3 - 1 / I2) * mu[1] * mu[2], (1 / I1 - 1 / I3) * mu[2] * mu[0],
+                                        (1 / I2 - 1 / I1) * mu[0] * mu[1]);
+    EXPECT_LE(double(lb::norm_inf(F - euler)), 1e-17 * (1 + double(lb::norm_inf(euler))));
+  }
+}
+
+TEST(HeavyTop, FieldIsTheLiePoissonEquations) {
+  std::mt19937_64 rng(2);
+  const auto m = lbtest::HeavyTopProblem::model<LD>();
+  for (int k = 0; k < 100; ++k) {
+    const auto y = lbtest::Sampler<lb::CoadjointSE3<LD>>::point(rng);
+    const auto F = lb::CoadjointSE3<LD>::generator(m.f(0, y), y);
+    LD P[3], G[3], w[3], X[3];
+    for (int i = 0; i < 3; ++i) { P[i] = y[i]; G[i] = y[3 + i]; w[i] = P[i] / m.inertia[i]; X[i] = m.com[i]; }
+    const LD Mg = m.mass * m.gravity;
+    // Π̇ = Π × ω + Mg Γ × X, Γ̇ = Γ × ω, in components.
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3, l = (i + 2) % 3;
+      const LD dP = P[j] * w[l] - P[l] * w[j] + Mg * (G[j] * X[l] - G[l] * X[j]);
+      const LD dG = G[j] * w[l] - G[l] * w[j];
+      EXPECT_NEAR(double(F[i]), double(dP), 1e-16);
+      EXPECT_NEAR(double(F[3 + i]), double(dG), 1e-16);
+    }
+  }
+}
+
+/// The chain in Cartesian form, independent of the model's derivation: positions xᵢ = Σ_{k≤i} Lₖqₖ
+/// give T = ½ Σ M_kl q̇ₖ·q̇ₗ and U = Σ cₖ e₃·qₖ; Lagrange multipliers keep |qᵢ| = 1:
+///   Σⱼ M_ij q̈ⱼ − λᵢ qᵢ = −cᵢ e₃,  qᵢ·q̈ᵢ = −|q̇ᵢ|²,  then ω̇ᵢ = qᵢ × q̈ᵢ.
+/// Solved densely (4N unknowns) by Gaussian elimination in long double.
+template <int N> lb::Vec<LD, 6 * N> cartesian_field(const lb::PendulumChain<LD, N>& m, const lb::Vec<LD, 6 * N>& y) {
+  const int n = 4 * N;
+  std::vector<std::vector<LD>> A(n, std::vector<LD>(n + 1, 0));
+  LD Mkl[N][N] = {}, c[N] = {};
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k <= i; ++k) {
+      c[k] += m.gravity * m.mass[i] * m.length[k];
+      for (int l = 0; l <= i; ++l) Mkl[k][l] += m.mass[i] * m.length[k] * m.length[l];
+    }
+  lb::Vec3<LD> q[N], qd[N];
+  for (int i = 0; i < N; ++i) { q[i] = m.q(y, i); qd[i] = lb::cross(m.w(y, i), q[i]); }
+  for (int i = 0; i < N; ++i) {
+    for (int a = 0; a < 3; ++a) {
+      const int row = 3 * i + a;
+      for (int j = 0; j < N; ++j) A[row][3 * j + a] = Mkl[i][j];
+      A[row][3 * N + i] = -q[i][a];
+      A[row][n] = a == 2 ? -c[i] : LD(0);
+    }
+    for (int a = 0; a < 3; ++a) A[3 * N + i][3 * i + a] = q[i][a];
+    A[3 * N + i][n] = -lb::norm2(qd[i]);
+  }
+  for (int col = 0; col < n; ++col) {
+    int p = col;
+    for (int r = col + 1; r < n; ++r) if (std::abs(A[r][col]) > std::abs(A[p][col])) p = r;
+    std::swap(A[col], A[p]);
+    for (int r = col + 1; r < n; ++r) {
+      const LD f = A[r][col] / A[col][col];
+      for (int k = col; k <= n; ++k) A[r][k] -= f * A[col][k];
+    }
+  }
+  std::vector<LD> x(n);
+  for (int r = n - 1; r >= 0; --r) {
+    LD s = A[r][n];
+    for (int k = r + 1; k < n; ++k) s -= A[r][k] * x[k];
+    x[r] = s / A[r][r];
+  }
+  lb::Vec<LD, 6 * N> F;
+  for (int i = 0; i < N; ++i) {
+    const auto qdd = lb::vec3(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+    F.set_seg(6 * i, qd[i]);
+    F.set_seg(6 * i + 3, lb::cross(q[i], qdd));
+  }
+  return F;
+}
+
+template <int N> void expect_chain_matches_cartesian() {
+  std::mt19937_64 rng(100 + N);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  for (int k = 0; k < 20; ++k) {
+    lb::PendulumChain<LD, N> m;
+    for (int i = 0; i < N; ++i) { m.mass[i] = u(rng); m.length[i] = u(rng); }
+    m.gravity = 9.81;
+    const auto y = lbtest::Sampler<typename lb::PendulumChain<LD, N>::space>::point(rng);
+    const auto F = lb::PendulumChain<LD, N>::space::generator(m.f(0, y), y);
+    const auto ref = cartesian_field<N>(m, y);
+    EXPECT_LE(double(lb::norm_inf(F - ref)), 1e-15 * (1 + double(lb::norm_inf(ref)))) << "N = " << N;
+  }
+}
+
+TEST(PendulumChain, FieldMatchesTheCartesianLagrangeMultiplierForm) {
+  expect_chain_matches_cartesian<1>();
+  expect_chain_matches_cartesian<2>();
+  expect_chain_matches_cartesian<3>();
+  expect_chain_matches_cartesian<5>();
+  expect_chain_matches_cartesian<10>();
+}
+
+TEST(PendulumChain, OneLinkIsTheSphericalPendulum) {
+  std::mt19937_64 rng(3);
+  const lb::PendulumChain<LD, 1> m{{LD(1.7)}, {LD(0.8)}, LD(9.81)};
+  for (int k = 0; k < 50; ++k) {
+    const auto y = lbtest::Sampler<lb::TS2<LD>>::point(rng);
+    const auto F = lb::TS2<LD>::generator(m.f(0, y), y);
+    const auto q = y.template seg<0, 3>(), w = y.template seg<3, 3>();
+    // q̇ = ω × q, ω̇ = −(g/L) q × e₃ (independent of the mass).
+    const auto e3 = lb::vec3(LD(0), LD(0), LD(1));
+    const auto expect = lb::concat(lb::cross(w, q), (-m.gravity / m.length[0]) * lb::cross(q, e3));
+    EXPECT_LE(double(lb::norm_inf(F - expect)), 1e-17 * (1 + double(lb::norm_inf(expect))));
+  }
+}
+
+/// Energy error at t_end of a fixed-step run, for N and 2N steps: log2 of the ratio.
+template <class Method, class P> double energy_order(int N) {
+  const auto m = P::template model<LD>();
+  const auto y0 = P::template y0<LD>();
+  auto err = [&](int steps) {
+    const auto o = lb::integrate_fixed<Method>(m, LD(0), LD(P::t_end), y0, LD(P::t_end) / steps, 1 << 20);
+    return std::abs(double(m.energy(o.y) - m.energy(y0)));
+  };
+  return std::log2(err(N) / err(2 * N)) / 2 + std::log2(err(2 * N) / err(4 * N)) / 2;
+}
+
+TEST(Energy, ConservedToTheOrderOfTheMethod) {
+  using namespace lb::methods;
+  const double ht4 = energy_order<rkmk4, lbtest::HeavyTopProblem>(50);
+  const double ht5 = energy_order<rkmk5, lbtest::HeavyTopProblem>(32);
+  const double dp4 = energy_order<cf4, lbtest::DoublePendulumProblem>(400);
+  const double dp5 = energy_order<rkmk5, lbtest::DoublePendulumProblem>(160);
+  std::printf("energy error orders: heavy top rkmk4 %.2f rkmk5 %.2f, double pendulum cf4 %.2f rkmk5 %.2f\n", ht4, ht5, dp4, dp5);
+  EXPECT_NEAR(ht4, 4, 0.3);
+  EXPECT_NEAR(ht5, 5, 0.3);
+  EXPECT_NEAR(dp4, 4, 0.3);
+  EXPECT_NEAR(dp5, 5, 0.3);
+}
+
+}  // namespace
