@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include "../cuda/check.cuh"
+#include "../host/device.hpp"
 #include "core_device.hpp"
 
 namespace lbtest {
@@ -14,14 +15,6 @@ template <class T> __global__ void core_kernel(const CoreIn<T>* in, CoreOut<T>* 
 }  // namespace
 
 using lb::cuda::check;
-
-std::string device_unavailable_reason() {
-  int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) return "no usable CUDA device: " + check(e, "cudaGetDeviceCount");
-  if (n == 0) return "no CUDA device present";
-  return "";
-}
 
 template <class T>
 std::string run_core_on_device(const std::vector<CoreIn<T>>& in, std::vector<CoreOut<T>>& out) {

@@ -1,5 +1,5 @@
 // Runs the core cases (core_cases.hpp) on the GPU. Implemented in core_device.cu when liebatch is
-// built with CUDA; otherwise every call reports that no device is available.
+// built with CUDA; otherwise every call reports lb::gpu_unavailable_reason().
 #pragma once
 #include <string>
 #include <vector>
@@ -7,9 +7,6 @@
 #include "core_cases.hpp"
 
 namespace lbtest {
-
-/// Empty when a CUDA device can run the checks, otherwise why not.
-std::string device_unavailable_reason();
 
 /// Evaluates eval_core on the device for every input; returns an error message or "".
 template <class T>

@@ -6,6 +6,7 @@
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/free_rigid_body.hpp>
 #include <liebatch/models/heavy_top.hpp>
+#include <liebatch/models/heavy_top_spatial.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
 
 namespace lbtest {
@@ -28,6 +29,21 @@ struct HeavyTopProblem {
     using std::sqrt;
     const T n = sqrt(T(0.05) + T(1));
     return lb::Vec6<T>{{T(0.5), T(1), T(2), T(0.2) / n, T(0.1) / n, T(1) / n}};
+  }
+};
+
+/// The heavy top of HeavyTopProblem in the spatial T*SO(3) form, with Q(0) taking Γ to e₃.
+struct SpatialHeavyTopProblem {
+  static constexpr const char* name = "heavy top on SO(3) x R^3 (spatial)";
+  static constexpr double t_end = 1.0;
+  template <class T> static lb::HeavyTopSpatial<T> model() { return {HeavyTopProblem::model<T>()}; }
+  template <class T> static auto y0() {
+    using std::atan2;
+    const auto y = HeavyTopProblem::y0<T>();
+    const lb::Vec3<T> G = y.template seg<3, 3>(), e3 = lb::vec3(T(0), T(0), T(1)), ax = lb::cross(G, e3);
+    const T angle = atan2(lb::norm(ax), lb::dot(G, e3));  // rotation about Γ × e₃ taking Γ to e₃
+    const auto Q = lb::SO3<T>::exp((angle / lb::norm(ax)) * ax).R;
+    return lb::HeavyTopSpatial<T>::from_body(Q, y.template seg<0, 3>());
   }
 };
 

@@ -2,6 +2,7 @@
 // same bounds. Skips, saying why, where no device (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
+#include "../host/device.hpp"
 #include "core_device.hpp"
 #include "core_reference.hpp"
 
@@ -13,7 +14,7 @@ TYPED_TEST_SUITE(CoreDeviceTest, DeviceScalars);
 
 TYPED_TEST(CoreDeviceTest, ExpDexpDexpinvMatchReferenceOnTheDevice) {
   using T = TypeParam;
-  if (const std::string why = lbtest::device_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto in = lbtest::core_inputs<T>();
   std::vector<lbtest::CoreOut<T>> out;
   const std::string err = lbtest::run_core_on_device(in, out);

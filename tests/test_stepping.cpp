@@ -100,7 +100,7 @@ TYPED_TEST(EveryPair, GlobalErrorFallsWithTheToleranceAndLandsOnTEnd) {
   const auto ref = reference_at<HeavyTopProblem>(t1);
   double prev_err = 1, prev_steps = 0;
   for (double tol : {1e-4, 1e-6, 1e-8, 1e-10}) {
-    lb::AdaptiveOptions<double> opt;
+    lb::StepControl<double> opt;
     opt.atol = opt.rtol = tol;
     const auto o = lb::integrate_adaptive<M>(m, 0.0, t1, y0, opt);
     ASSERT_EQ(o.status, lb::Status::ok);
@@ -127,9 +127,9 @@ TYPED_TEST(EveryPair, RejectedStepsAreCountedAndRetriedInOneIteration) {
   using M = TypeParam;
   long calls = 0;
   const CountingTop m{HeavyTopProblem::model<double>(), &calls};
-  lb::AdaptiveOptions<double> opt;
+  lb::StepControl<double> opt;
   opt.atol = opt.rtol = 1e-8;
-  opt.h0 = 0.5;  // far too large: the first attempts are rejected
+  opt.h = 0.5;  // far too large: the first attempts are rejected
   const auto o = lb::integrate_adaptive<M>(m, 0.0, 1.0, HeavyTopProblem::y0<double>(), opt);
   ASSERT_EQ(o.status, lb::Status::ok);
   EXPECT_GE(o.rejected, 1);
@@ -138,7 +138,7 @@ TYPED_TEST(EveryPair, RejectedStepsAreCountedAndRetriedInOneIteration) {
 
 TEST(Adaptive, MembersWithDifferentDynamicsTakeDifferentNumbersOfSteps) {
   const auto m = HeavyTopProblem::model<double>();
-  lb::AdaptiveOptions<double> opt;
+  lb::StepControl<double> opt;
   opt.atol = opt.rtol = 1e-8;
   long previous = 0;
   for (double spin : {0.5, 5.0, 50.0}) {  // faster tops need more steps
@@ -157,12 +157,12 @@ TEST(Adaptive, MembersWithDifferentDynamicsTakeDifferentNumbersOfSteps) {
 TEST(Status, StepUnderflowStepCapAndNonFinite) {
   const auto m = HeavyTopProblem::model<double>();
   const auto y0 = HeavyTopProblem::y0<double>();
-  lb::AdaptiveOptions<double> opt;
+  lb::StepControl<double> opt;
   opt.atol = opt.rtol = 1e-14;
   opt.h_min = 1e-2;  // the tolerance needs much smaller steps
   EXPECT_EQ(lb::integrate_adaptive<rkmk54>(m, 0.0, 1.0, y0, opt).status, lb::Status::step_underflow);
 
-  lb::AdaptiveOptions<double> cap;
+  lb::StepControl<double> cap;
   cap.max_attempts = 5;
   const auto c = lb::integrate_adaptive<rkmk54>(m, 0.0, 1.0, y0, cap);
   EXPECT_EQ(c.status, lb::Status::step_cap);
@@ -171,7 +171,7 @@ TEST(Status, StepUnderflowStepCapAndNonFinite) {
 
   auto bad = y0;
   bad[2] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(lb::integrate_adaptive<rkmk54>(m, 0.0, 1.0, bad, lb::AdaptiveOptions<double>{}).status, lb::Status::nonfinite);
+  EXPECT_EQ(lb::integrate_adaptive<rkmk54>(m, 0.0, 1.0, bad, lb::StepControl<double>{}).status, lb::Status::nonfinite);
   EXPECT_EQ(lb::integrate_fixed<cf4>(m, 0.0, 1.0, bad, 1e-2, 1000).status, lb::Status::nonfinite);
 }
 
@@ -188,7 +188,7 @@ TEST(Status, OverflowMidRunEndsNonFiniteAtTheLastGoodState) {
   EXPECT_EQ(o.status, lb::Status::nonfinite);
   EXPECT_TRUE(lb::all_finite(o.y));
   EXPECT_LE(o.t, 0.5 + 1e-12);
-  lb::AdaptiveOptions<double> opt;
+  lb::StepControl<double> opt;
   const auto a = lb::integrate_adaptive<rkmk54>(BlowUp{}, 0.0, 1.0, lb::vec3(1.0, 0.0, 0.0), opt);
   EXPECT_EQ(a.status, lb::Status::nonfinite);
   EXPECT_TRUE(lb::all_finite(a.y));
@@ -201,8 +201,8 @@ TEST(Status, SingularDexpinvIsReportedNotReturnedAsGarbage) {
   EXPECT_EQ(o.status, lb::Status::dexpinv_singular);
   EXPECT_EQ(o.steps, 0);
   // The adaptive driver instead rejects such steps and shrinks h.
-  lb::AdaptiveOptions<double> opt;
-  opt.h0 = 1.0;
+  lb::StepControl<double> opt;
+  opt.h = 1.0;
   const auto a = lb::integrate_adaptive<rkmk54>(m, 0.0, 10.0, y0, opt);
   EXPECT_EQ(a.status, lb::Status::ok);
   EXPECT_GE(a.rejected, 1);

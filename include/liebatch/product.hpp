@@ -58,12 +58,16 @@ template <class... G> struct ProductGroup {
 
   LB_HD static ProductGroup identity() {
     ProductGroup g;
-    static_for<count>([&](auto I) { g.template part<I>() = std::decay_t<decltype(g.template part<I>())>::identity(); });
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      g.template part<I>() = std::decay_t<decltype(g.template part<I>())>::identity();
+    });
     return g;
   }
   LB_HD static ProductGroup exp(const typename algebra::vec& u) {
     ProductGroup g;
-    static_for<count>([&](auto I) {
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
       using A = typename algebra::template factor<I>;
       g.template part<I>() = A::exp(u.template seg<algebra::template offset<I>(), A::dim>());
     });
@@ -71,17 +75,26 @@ template <class... G> struct ProductGroup {
   }
   LB_HD typename algebra::vec log() const {
     typename algebra::vec u;
-    static_for<count>([&](auto I) { u.set_seg(algebra::template offset<I>(), part<I>().log()); });
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      u.set_seg(algebra::template offset<I>(), part<I>().log());
+    });
     return u;
   }
   LB_HD ProductGroup inverse() const {
     ProductGroup g;
-    static_for<count>([&](auto I) { g.template part<I>() = part<I>().inverse(); });
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      g.template part<I>() = part<I>().inverse();
+    });
     return g;
   }
   LB_HD ProductGroup operator*(const ProductGroup& h) const {
     ProductGroup g;
-    static_for<count>([&](auto I) { g.template part<I>() = part<I>() * h.template part<I>(); });
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      g.template part<I>() = part<I>() * h.template part<I>();
+    });
     return g;
   }
 };
@@ -101,7 +114,8 @@ template <class... A> struct ProductAlgebra {
   /// Largest rotation angle over the factors.
   LB_HD static scalar angle(const vec& u) {
     scalar m = scalar(0);
-    static_for<count>([&](auto I) {
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
       using F = factor<I>;
       const scalar a = F::angle(u.template seg<offset<I>(), F::dim>());
       m = a > m ? a : m;
@@ -116,7 +130,8 @@ template <class... A> struct ProductAlgebra {
   enum class Op { bracket, dexp, dexpinv };
   template <Op op> LB_HD static vec blockwise(const vec& u, const vec& v) {
     vec r;
-    static_for<count>([&](auto I) {
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
       using F = factor<I>;
       constexpr int o = offset<I>();
       const auto ui = u.template seg<o, F::dim>(), vi = v.template seg<o, F::dim>();
@@ -142,7 +157,8 @@ template <class... S> struct Product {
 
   LB_HD static point act(const group& g, const point& y) {
     point r;
-    static_for<count>([&](auto I) {
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
       using F = factor<I>;
       r.set_seg(offset<I>(), F::act(g.template part<I>(), y.template seg<offset<I>(), F::dim>()));
     });
@@ -158,7 +174,8 @@ template <class... S> struct Product {
  private:
   template <bool exp> LB_HD static point map(const typename algebra::vec& u, const point& y) {
     point r;
-    static_for<count>([&](auto I) {
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
       using F = factor<I>;
       const auto ui = u.template seg<algebra::template offset<I>(), F::algebra::dim>();
       const auto yi = y.template seg<offset<I>(), F::dim>();

@@ -20,6 +20,8 @@ template <class T> struct FreeRigidBody {
   }
   /// The Casimir |μ| (kept to round-off by every Lie group method).
   LB_HD T casimir(const point& mu) const { return norm(mu); }
+  /// Recorded at output samples: (energy, |μ|).
+  LB_HD Vec<T, 2> observables(const point& mu) const { return {{energy(mu), casimir(mu)}}; }
 };
 
 }  // namespace lb

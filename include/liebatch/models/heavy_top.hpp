@@ -29,6 +29,22 @@ template <class T> struct HeavyTop {
   /// Casimirs |Γ| and Π·Γ (the latter is the vertical angular momentum).
   LB_HD T gamma_norm(const point& y) const { return norm(y.template seg<3, 3>()); }
   LB_HD T vertical_momentum(const point& y) const { return dot(y.template seg<0, 3>(), y.template seg<3, 3>()); }
+  /// The Brüls–Cardona heavy top (paper 2022 §3.4.4, from Brüls & Cardona 2010): M = 15, X = (0, 1, 0),
+  /// g = 9.81 and the inertia of a thin disk about its centre of mass, J = diag(0.234375, 0.46875,
+  /// 0.234375), moved to the fixed point by the parallel-axis theorem (J + M(|X|²I − XXᵀ)), since
+  /// the equations take the inertia about the fixed point.
+  LB_HD static HeavyTop bruls_cardona() {
+    const T m = T(15);
+    return {vec3(T(0.234375) + m, T(0.46875), T(0.234375) + m), vec3(T(0), T(1), T(0)), m, T(981) / T(100)};
+  }
+  /// Its initial state with Q(0) = I: Π = 𝕀ω(0), ω(0) = (0, 150, −4.61538), Γ = e₃ (up).
+  LB_HD point bruls_cardona_initial() const {
+    const Vec3<T> w0 = vec3(T(0), T(150), T(-4.61538));
+    return concat(vec3(inertia[0] * w0[0], inertia[1] * w0[1], inertia[2] * w0[2]), vec3(T(0), T(0), T(1)));
+  }
+
+  /// Recorded at output samples: (energy, |Γ|, Π·Γ).
+  LB_HD Vec<T, 3> observables(const point& y) const { return {{energy(y), gamma_norm(y), vertical_momentum(y)}}; }
 };
 
 }  // namespace lb

@@ -94,6 +94,16 @@ template <class T, int N> struct PendulumChain {
     }
     return e;
   }
+  /// Recorded at output samples: (energy, max |1 − |qᵢ||, max |qᵢ·ωᵢ|).
+  LB_HD Vec<T, 3> observables(const point& y) const {
+    T dq = T(0), qw = T(0);
+    for (int i = 0; i < N; ++i) {
+      const T a = lb::abs(T(1) - norm(q(y, i))), b = lb::abs(dot(q(y, i), w(y, i)));
+      dq = a > dq ? a : dq;
+      qw = b > qw ? b : qw;
+    }
+    return {{energy(y), dq, qw}};
+  }
 };
 
 }  // namespace lb

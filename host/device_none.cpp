@@ -1,0 +1,8 @@
+// gpu_unavailable_reason() for builds without CUDA.
+#include "device.hpp"
+
+namespace lb {
+
+std::string gpu_unavailable_reason() { return "liebatch was built without CUDA (LIEBATCH_CUDA=OFF or no nvcc)"; }
+
+}  // namespace lb

@@ -1,0 +1,132 @@
+// The description of an ensemble, shared by the CPU and GPU paths, and what a run returns.
+// Arrays are structure-of-arrays: component d of member i lives at [d·size + i], so GPU threads
+// read and write consecutive addresses.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <liebatch/ensemble/observables.hpp>
+#include <liebatch/ensemble/trajectory.hpp>
+
+namespace lb {
+
+/// One value shared by every member, or one value per member.
+template <class V> struct PerMember {
+  std::vector<V> v;
+  const V& operator[](std::size_t i) const { return v.size() == 1 ? v[0] : v[i]; }
+  bool shared() const { return v.size() == 1; }
+  void check(std::size_t n, const char* name) const {
+    if (v.size() != 1 && v.size() != n) {
+      throw std::invalid_argument(std::string("ensemble: '") + name + "' has " + std::to_string(v.size()) +
+                                  " values; expected 1 (shared) or " + std::to_string(n) + " (one per member)");
+    }
+  }
+};
+
+/// An ensemble: initial states, time spans, step control and model parameters per member.
+template <class Model> struct Ensemble {
+  using model_type = Model;
+  using space = typename Model::space;
+  using T = typename space::scalar;
+  static constexpr int dim = space::dim;
+  static constexpr int nobs = observable_count<Model>();
+
+  std::size_t size = 0;
+  std::vector<T> y0;            ///< initial states, y0[d·size + i]
+  PerMember<T> t0{{T(0)}};      ///< start times
+  PerMember<T> t1{{T(1)}};      ///< end times
+  PerMember<StepControl<T>> control{{StepControl<T>{}}};
+  PerMember<Model> model;       ///< parameters
+  int samples = 0;              ///< output grid points per member, t₀ and t₁ included (0: final state only)
+
+  /// Throws std::invalid_argument naming the offending field and value.
+  void validate() const {
+    if (size == 0) throw std::invalid_argument("ensemble: 'size' is 0; an ensemble needs at least one member");
+    if (y0.size() != dim * size) {
+      throw std::invalid_argument("ensemble: 'y0' has " + std::to_string(y0.size()) + " values; expected dim × size = " +
+                                  std::to_string(dim) + " × " + std::to_string(size));
+    }
+    t0.check(size, "t0");
+    t1.check(size, "t1");
+    control.check(size, "control");
+    model.check(size, "model");
+    if (samples < 0 || samples == 1) {
+      throw std::invalid_argument("ensemble: 'samples' is " + std::to_string(samples) +
+                                  "; expected 0 (final state only) or at least 2 (t0 and t1 included)");
+    }
+    for (std::size_t i = 0; i < size; ++i) {
+      if (!(t1[i] > t0[i])) {
+        throw std::invalid_argument("ensemble: member " + std::to_string(i) + " has t1 = " + std::to_string(double(t1[i])) +
+                                    " not after t0 = " + std::to_string(double(t0[i])));
+      }
+      if (!(control[i].h > T(0))) {
+        throw std::invalid_argument("ensemble: member " + std::to_string(i) + " has step h = " +
+                                    std::to_string(double(control[i].h)) + "; expected h > 0");
+      }
+    }
+  }
+
+  /// Member i's initial state.
+  typename space::point state(std::size_t i) const {
+    typename space::point y;
+    for (int d = 0; d < dim; ++d) y[d] = y0[d * size + i];
+    return y;
+  }
+};
+
+/// Results of a run, structure-of-arrays as the inputs.
+template <class T> struct EnsembleOutput {
+  std::size_t size = 0;
+  int dim = 0, nobs = 0, samples = 0;
+  std::vector<T> y;                  ///< final states, y[d·size + i]
+  std::vector<T> t;                  ///< time reached
+  std::vector<long> steps, rejected; ///< accepted steps and rejected attempts
+  std::vector<std::uint8_t> status;  ///< lb::Status per member
+  std::vector<T> sample_t;           ///< [k·size + i]
+  std::vector<T> sample_y;           ///< [(k·dim + d)·size + i]
+  std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]
+  std::string device;                ///< where it ran, e.g. "cpu, 2 threads"
+
+  void allocate(std::size_t n, int dim_, int nobs_, int samples_) {
+    size = n; dim = dim_; nobs = nobs_; samples = samples_;
+    y.assign(dim * n, T(0)); t.assign(n, T(0)); steps.assign(n, 0); rejected.assign(n, 0);
+    status.assign(n, std::uint8_t(Status::running));
+    sample_t.assign(std::size_t(samples) * n, T(0));
+    sample_y.assign(std::size_t(samples) * dim * n, T(0));
+    sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
+  }
+};
+
+/// How to run: stepping mode, chunking, threads, progress.
+struct RunOptions {
+  bool adaptive = false;     ///< adaptive steps (the method needs an embedded pair)
+  int chunks = 1;            ///< without samples: pauses at (c+1)/chunks of each span (progress, bounded launches)
+  int samples_per_chunk = 64;///< with samples: output samples gathered per launch
+  int threads = 0;           ///< CPU threads (0: all hardware threads)
+  std::size_t gpu_batch = 0; ///< GPU: members per batch (0: as many as fit in device memory)
+  std::function<void(double done)> progress;  ///< called after each chunk with the fraction of trajectory-time done
+};
+
+/// Chunk c's pause time for a member, and the number of chunks.
+struct ChunkPlan {
+  int samples, per_chunk, chunks;
+  static ChunkPlan make(int samples, const RunOptions& o) {
+    if (samples > 0) {
+      const int per = o.samples_per_chunk > 0 ? o.samples_per_chunk : 1;
+      return {samples, per, (samples - 1 + per - 1) / per};  // sample 0 comes with chunk 0
+    }
+    return {0, 0, o.chunks > 0 ? o.chunks : 1};
+  }
+  /// Pause time of chunk c: the last sample it gathers, or the fraction (c+1)/chunks of the span.
+  template <class T> LB_HD T pause(int c, T t0, T t1) const {
+    if (c >= chunks - 1) return t1;
+    if (samples > 0) return sample_time(t0, t1, (c + 1) * per_chunk, samples);
+    return t0 + (t1 - t0) * (T(c + 1) / T(chunks));
+  }
+};
+
+}  // namespace lb

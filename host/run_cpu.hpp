@@ -1,0 +1,93 @@
+// The CPU ensemble path: the same advance() as the GPU kernel, over members split across threads.
+// Members never share state, so results are bitwise independent of the thread count.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "ensemble.hpp"
+
+namespace lb {
+
+namespace detail {
+/// Runs body(i) for i in [0, n) on `threads` threads, in blocks claimed from a shared counter.
+template <class F> void parallel_for(std::size_t n, int threads, F&& body) {
+  const std::size_t block = 64;
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t b; (b = next.fetch_add(block)) < n;) {
+      for (std::size_t i = b; i < std::min(n, b + block); ++i) body(i);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int k = 1; k < threads; ++k) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+}
+}  // namespace detail
+
+/// Number of CPU threads a run with `requested` threads uses.
+inline int cpu_threads(int requested) {
+  const int hw = int(std::thread::hardware_concurrency());
+  return requested > 0 ? requested : (hw > 0 ? hw : 1);
+}
+
+/// Integrates every member of e with Method on the CPU.
+template <class Method, class Model>
+EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, const RunOptions& opt) {
+  using E = Ensemble<Model>;
+  using T = typename E::T;
+  using P = typename E::space::point;
+  e.validate();
+  if (opt.adaptive && Method::order_hat == 0) {
+    throw std::invalid_argument("adaptive steps need a method with an embedded pair; this one has none");
+  }
+  const std::size_t n = e.size;
+  const int threads = cpu_threads(opt.threads);
+  EnsembleOutput<T> out;
+  out.allocate(n, E::dim, E::nobs, e.samples);
+  out.device = "cpu, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+
+  std::vector<Trajectory<P>> traj(n);
+  for (std::size_t i = 0; i < n; ++i) traj[i] = start(e.state(i), e.t0[i], e.control[i].h);
+
+  const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
+  for (int c = 0; c < plan.chunks; ++c) {
+    detail::parallel_for(n, threads, [&](std::size_t i) {
+      auto record = [&](int k, const Trajectory<P>& s) {
+        out.sample_t[k * n + i] = s.t;
+        for (int d = 0; d < E::dim; ++d) out.sample_y[(std::size_t(k) * E::dim + d) * n + i] = s.y[d];
+        if constexpr (E::nobs > 0) {
+          const auto o = e.model[i].observables(s.y);
+          for (int q = 0; q < E::nobs; ++q) out.sample_obs[(std::size_t(k) * E::nobs + q) * n + i] = o[q];
+        }
+      };
+      const T t0 = e.t0[i], t1 = e.t1[i];
+      if (opt.adaptive) {
+        if constexpr (Method::order_hat > 0) {
+          advance<Method, true>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record);
+        }
+      } else {
+        advance<Method, false>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record);
+      }
+    });
+    if (opt.progress) {
+      double done = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        done += traj[i].status == Status::running ? double((traj[i].t - e.t0[i]) / (e.t1[i] - e.t0[i])) : 1.0;
+      }
+      opt.progress(done / double(n));
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = 0; d < E::dim; ++d) out.y[d * n + i] = traj[i].y[d];
+    out.t[i] = traj[i].t;
+    out.steps[i] = traj[i].steps;
+    out.rejected[i] = traj[i].rejected;
+    out.status[i] = std::uint8_t(traj[i].status);
+  }
+  return out;
+}
+
+}  // namespace lb

@@ -1,0 +1,18 @@
+// The Lorenz system on ℝ³ under translation: a Euclidean ODE through the same engine, so liebatch
+// can be compared with ordinary ensemble solvers (the DiffEqGPU / MPGOS benchmark).
+#pragma once
+#include "../group_space.hpp"
+
+namespace lb {
+
+template <class T> struct Lorenz {
+  using space = Euclidean<T, 3>;
+  using point = typename space::point;
+  T sigma = T(10), rho = T(28), beta = T(8) / T(3);
+
+  LB_HD point f(T /*t*/, const point& y) const {
+    return vec3(sigma * (y[1] - y[0]), y[0] * (rho - y[2]) - y[1], y[0] * y[1] - beta * y[2]);
+  }
+};
+
+}  // namespace lb

@@ -1,0 +1,30 @@
+// The free rigid body with its attitude, on SO(3) × so*(3) (the T*SO(3) form, paper 2022 §3):
+// Q̇ = Q Ω̂ = (QΩ)^ Q, Π̇ = Π × Ω, Ω = 𝕀⁻¹Π. The spatial momentum QΠ is conserved.
+#pragma once
+#include "../coadjoint.hpp"
+#include "../group_space.hpp"
+#include "../product.hpp"
+#include "free_rigid_body.hpp"
+
+namespace lb {
+
+template <class T> struct RigidBodyAttitude {
+  using space = Product<GroupSpace<SO3<T>>, CoadjointSO3<T>>;
+  using point = typename space::point;
+  FreeRigidBody<T> body;  ///< inertia
+
+  LB_HD static Mat3<T> Q(const point& y) { return Mat3<T>::from_flat(y.template seg<0, 9>()); }
+  LB_HD static Vec3<T> Pi(const point& y) { return y.template seg<9, 3>(); }
+  /// f(Q, Π) = (QΩ, −Ω): left multiplication by exp of the spatial angular velocity, and the
+  /// coadjoint flow of so*(3).
+  LB_HD Vec6<T> f(T t, const point& y) const {
+    const Vec3<T> W = -body.f(t, Pi(y));  // Ω = 𝕀⁻¹Π
+    return concat(Q(y) * W, -W);
+  }
+  /// The spatial angular momentum QΠ (conserved).
+  LB_HD Vec3<T> spatial_momentum(const point& y) const { return Q(y) * Pi(y); }
+  /// Recorded at output samples: (energy, |Π|).
+  LB_HD Vec<T, 2> observables(const point& y) const { return {{body.energy(Pi(y)), norm(Pi(y))}}; }
+};
+
+}  // namespace lb

@@ -1,0 +1,52 @@
+// The list of CPU-vs-GPU cases, and the GPU-only checks: batches, chunks and poisoned members.
+#include <cstring>
+#include <limits>
+
+#include "../cuda/ensemble.cuh"
+#include "../host/run_cpu.hpp"
+#include "ensemble_gpu.hpp"
+#include "ensembles.hpp"
+
+namespace lbtest {
+
+void add_rigid_body_cases(std::vector<GpuCase>& v);
+void add_heavy_top_cases(std::vector<GpuCase>& v);
+void add_pendulum_cases(std::vector<GpuCase>& v);
+
+std::vector<GpuCase> gpu_cases() {
+  std::vector<GpuCase> v;
+  add_rigid_body_cases(v);
+  add_heavy_top_cases(v);
+  add_pendulum_cases(v);
+  return v;
+}
+
+std::string gpu_structure_check() {
+  using M = lb::methods::rkmk54;
+  auto e = heavy_top_ensemble(3000);
+  e.samples = 9;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t i = 5; i < e.size; i += 100) e.y0[2 * e.size + i] = nan;  // 1 % poisoned
+  lb::RunOptions o;
+  o.adaptive = true;
+  const auto whole = lb::cuda::run_gpu<M>(e, o);
+  o.gpu_batch = 700;  // five batches, the last one short
+  o.samples_per_chunk = 1;
+  const auto split = lb::cuda::run_gpu<M>(e, o);
+  auto same = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+  };
+  if (!same(whole.y, split.y) || !same(whole.sample_y, split.sample_y) || !same(whole.steps, split.steps) ||
+      !same(whole.status, split.status)) {
+    return "batched and chunked GPU run differs from the single-launch run";
+  }
+  const auto cpu = lb::run_cpu<M>(e, o);
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const bool poisoned = (i >= 5 && (i - 5) % 100 == 0);
+    const auto want = std::uint8_t(poisoned ? lb::Status::nonfinite : lb::Status::ok);
+    if (whole.status[i] != want || cpu.status[i] != want) return "member " + std::to_string(i) + " has the wrong status";
+  }
+  return "";
+}
+
+}  // namespace lbtest

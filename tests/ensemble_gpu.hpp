@@ -1,0 +1,30 @@
+// CPU-vs-GPU comparisons of the same ensemble, one case per model × method, implemented in the
+// ensemble_gpu_*.cu files when liebatch is built with CUDA (none otherwise).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lbtest {
+
+/// Outcome of one comparison.
+struct Comparison {
+  double max_diff = 0;     ///< max over members and components of |y_gpu − y_cpu| / max(1, |y_cpu|)
+  double bound = 0;        ///< the bound the case must meet (see ensemble_gpu_cases.cuh)
+  long mismatched_status = 0;
+  std::string device;
+};
+
+struct GpuCase {
+  std::string name;
+  std::function<Comparison()> run;
+};
+
+/// Every case (empty in a build without CUDA).
+std::vector<GpuCase> gpu_cases();
+
+/// GPU runs split into batches and chunks equal the single-launch run bitwise, and 1 % poisoned
+/// members carry Status::nonfinite on GPU and CPU alike. "" when all holds, else what failed.
+std::string gpu_structure_check();
+
+}  // namespace lbtest

@@ -1,0 +1,80 @@
+// The comparison behind every CPU-vs-GPU case. The GPU runs the same advance() as the CPU, so
+// results differ only by floating-point contraction (nvcc fuses a·b + c into FMAs, g++ on x86-64
+// without -mfma does not) and by the last ulp of sin/cos/sqrt. Each step perturbs the state by at
+// most ~10 ε|y| per stage from these sources; over N steps of a non-chaotic run of unit length the
+// perturbations add at most linearly, so fixed-step results must agree to
+//   |y_gpu − y_cpu| ≤ 100 · stages · N · ε · max(1, |y|).
+// Adaptive runs may accept or reject a borderline step differently; their results must agree to
+// the requested tolerance: |y_gpu − y_cpu| ≤ 10 · tol · max(1, |y|), with identical statuses.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "../cuda/ensemble.cuh"
+#include "../host/run_cpu.hpp"
+#include "ensemble_gpu.hpp"
+#include "problems.hpp"
+
+namespace lbtest {
+
+/// 256 members around P's initial condition, t ∈ [0, t_end], 5 samples; fixed h = t_end/100 or
+/// adaptive with tol = 1e-8.
+template <class P> auto gpu_ensemble(bool adaptive) {
+  using Model = decltype(P::template model<double>());
+  lb::Ensemble<Model> e;
+  e.size = 256;
+  e.model.v = {P::template model<double>()};
+  e.t1.v = {P::t_end};
+  e.samples = 5;
+  lb::StepControl<double> c;
+  c.h = adaptive ? 1e-3 : P::t_end / 100;
+  c.atol = c.rtol = 1e-8;
+  e.control.v = {c};
+  const auto y0 = P::template y0<double>();
+  constexpr int dim = decltype(y0)::size;
+  e.y0.resize(dim * e.size);
+  for (std::size_t i = 0; i < e.size; ++i) {
+    // Rotate the initial state by a member-dependent angle about e₃ (stays on the manifold).
+    const double a = 0.01 * double(i);
+    const auto u = lb::vec3(0.0, 0.0, a);
+    for (int b = 0; b < dim; b += 3) {
+      const auto v = lb::S2<double>::exp_act(u, y0.template seg<3>(b));
+      for (int d = 0; d < 3; ++d) e.y0[(b + d) * e.size + i] = v[d];
+    }
+  }
+  return e;
+}
+
+template <class Method, class P> Comparison compare(bool adaptive) {
+  const auto e = gpu_ensemble<P>(adaptive);
+  lb::RunOptions o;
+  o.adaptive = adaptive;
+  o.samples_per_chunk = 2;  // several launches per run
+  const auto cpu = lb::run_cpu<Method>(e, o);
+  const auto gpu = lb::cuda::run_gpu<Method>(e, o);
+  Comparison r;
+  r.device = gpu.device;
+  const double eps = std::numeric_limits<double>::epsilon();
+  long max_steps = 0;
+  for (long s : cpu.steps) max_steps = std::max(max_steps, s);
+  r.bound = adaptive ? 10 * e.control[0].rtol : 100.0 * Method::stages * double(max_steps) * eps;
+  auto upd = [&](double a, double b) { r.max_diff = std::max(r.max_diff, std::abs(a - b) / std::max(1.0, std::abs(a))); };
+  for (std::size_t k = 0; k < cpu.y.size(); ++k) upd(cpu.y[k], gpu.y[k]);
+  for (std::size_t k = 0; k < cpu.sample_y.size(); ++k) upd(cpu.sample_y[k], gpu.sample_y[k]);
+  for (std::size_t i = 0; i < cpu.status.size(); ++i) r.mismatched_status += cpu.status[i] != gpu.status[i];
+  return r;
+}
+
+#define LB_FIXED_CASE(P, M) v.push_back({std::string(#P) + " / " #M, [] { return compare<lb::methods::M, P>(false); }});
+#define LB_ADAPTIVE_CASE(P, M) \
+  v.push_back({std::string(#P) + " / " #M " adaptive", [] { return compare<lb::methods::M, P>(true); }});
+#define LB_ALL_CASES(P)                                                                                        \
+  LB_FIXED_CASE(P, lie_euler) LB_FIXED_CASE(P, lie_euler_heun) LB_FIXED_CASE(P, rkmk3_kutta)                  \
+  LB_FIXED_CASE(P, rkmk3_ssp) LB_FIXED_CASE(P, rkmk4) LB_FIXED_CASE(P, rkmk4_commutators) LB_FIXED_CASE(P, rkmk5) \
+  LB_FIXED_CASE(P, cf3) LB_FIXED_CASE(P, cf4) LB_FIXED_CASE(P, cg3) LB_FIXED_CASE(P, cg4a)                     \
+  LB_FIXED_CASE(P, rkmk54) LB_FIXED_CASE(P, rkmk32) LB_FIXED_CASE(P, cf32a) LB_FIXED_CASE(P, cf32b)             \
+  LB_FIXED_CASE(P, cf43) LB_ADAPTIVE_CASE(P, rkmk54) LB_ADAPTIVE_CASE(P, rkmk32) LB_ADAPTIVE_CASE(P, cf32a)      \
+  LB_ADAPTIVE_CASE(P, cf32b) LB_ADAPTIVE_CASE(P, cf43)
+
+}  // namespace lbtest

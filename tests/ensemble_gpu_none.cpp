@@ -1,0 +1,9 @@
+// Stand-in for the ensemble_gpu*.cu files in a build without CUDA: no cases.
+#include "ensemble_gpu.hpp"
+
+namespace lbtest {
+
+std::vector<GpuCase> gpu_cases() { return {}; }
+std::string gpu_structure_check() { return "built without CUDA"; }
+
+}  // namespace lbtest

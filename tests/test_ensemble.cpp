@@ -1,0 +1,267 @@
+// The CPU ensemble path: bitwise independence of thread count and chunking, output samples against
+// direct integrations, failure isolation, per-member parameters and input validation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "../host/run_cpu.hpp"
+#include "ensembles.hpp"
+
+namespace {
+
+using namespace lb::methods;
+using Out = lb::EnsembleOutput<double>;
+
+/// Bitwise equality of two runs (doubles compared by their bytes, so NaNs compare too).
+void expect_identical(const Out& a, const Out& b) {
+  auto same = [](const auto& x, const auto& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
+  };
+  EXPECT_TRUE(same(a.y, b.y));
+  EXPECT_TRUE(same(a.t, b.t));
+  EXPECT_TRUE(same(a.steps, b.steps));
+  EXPECT_TRUE(same(a.rejected, b.rejected));
+  EXPECT_TRUE(same(a.status, b.status));
+  EXPECT_TRUE(same(a.sample_t, b.sample_t));
+  EXPECT_TRUE(same(a.sample_y, b.sample_y));
+  EXPECT_TRUE(same(a.sample_obs, b.sample_obs));
+}
+
+TEST(EnsembleCpu, ResultsAreBitwiseIndependentOfTheThreadCount) {
+  auto e = lbtest::heavy_top_ensemble(700);
+  e.samples = 11;
+  e.control.v[0].atol = e.control.v[0].rtol = 1e-9;
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.threads = 1;
+  const Out one = lb::run_cpu<rkmk54>(e, o);
+  for (int th : {2, 3, 7}) {
+    o.threads = th;
+    expect_identical(one, lb::run_cpu<rkmk54>(e, o));
+  }
+  for (std::size_t i = 0; i < e.size; ++i) ASSERT_EQ(one.status[i], std::uint8_t(lb::Status::ok));
+}
+
+TEST(EnsembleCpu, ChunkedAndUnchunkedRunsAreIdentical) {
+  auto e = lbtest::heavy_top_ensemble(300);
+  lb::RunOptions o;
+  o.adaptive = true;
+  const Out whole = lb::run_cpu<cf43>(e, o);
+  o.chunks = 13;
+  expect_identical(whole, lb::run_cpu<cf43>(e, o));
+
+  e.samples = 21;
+  o.samples_per_chunk = 100;
+  const Out sampled = lb::run_cpu<rkmk54>(e, o);
+  o.samples_per_chunk = 3;
+  expect_identical(sampled, lb::run_cpu<rkmk54>(e, o));
+  o.adaptive = false;
+  e.control.v[0].h = 0.013;
+  o.samples_per_chunk = 100;
+  const Out fixed = lb::run_cpu<rkmk4>(e, o);
+  o.samples_per_chunk = 1;
+  expect_identical(fixed, lb::run_cpu<rkmk4>(e, o));
+}
+
+TEST(EnsembleCpu, FixedStepSamplesAreTheDirectIntegrationsToEachSampleTime) {
+  auto e = lbtest::heavy_top_ensemble(50);
+  e.samples = 9;                 // Δ = 1/8 = 8h: samples fall on the step grid
+  e.control.v[0].h = 1.0 / 64;
+  lb::RunOptions o;
+  const Out out = lb::run_cpu<cf4>(e, o);
+  const auto& m = e.model[0];
+  for (std::size_t i = 0; i < e.size; ++i) {
+    for (int k = 0; k < e.samples; ++k) {
+      const double tk = lb::sample_time(0.0, 1.0, k, e.samples);
+      EXPECT_EQ(out.sample_t[k * e.size + i], tk);
+      const auto direct = k == 0 ? lb::Outcome<lb::Vec6<double>>{e.state(i), 0.0, 0, 0, lb::Status::ok}
+                                 : lb::integrate_fixed<cf4>(m, 0.0, tk, e.state(i), 1.0 / 64, 1000);
+      for (int d = 0; d < 6; ++d) ASSERT_EQ(out.sample_y[(k * 6 + d) * e.size + i], direct.y[d]) << "member " << i << " sample " << k;
+      const auto obs = m.observables(direct.y);
+      for (int q = 0; q < 3; ++q) ASSERT_EQ(out.sample_obs[(k * 3 + q) * e.size + i], obs[q]);
+    }
+  }
+}
+
+TEST(EnsembleCpu, FixedStepSamplesOffTheStepGridLandExactly) {
+  auto e = lbtest::heavy_top_ensemble(30);
+  e.samples = 8;             // Δ = 1/7, not a multiple of h: steps are split at each sample
+  e.control.v[0].h = 0.013;
+  const Out out = lb::run_cpu<rkmk4>(e, lb::RunOptions{});
+  lb::StepControl<double> tight;
+  tight.atol = tight.rtol = 1e-13;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    for (int k = 0; k < e.samples; ++k) {
+      const double tk = lb::sample_time(0.0, 1.0, k, e.samples);
+      ASSERT_EQ(out.sample_t[k * e.size + i], tk);
+      if (k == 0) continue;
+      const auto ref = lb::integrate_adaptive<rkmk54>(e.model[0], 0.0, tk, e.state(i), tight);
+      const auto plain = lb::integrate_fixed<rkmk4>(e.model[0], 0.0, tk, e.state(i), 0.013, 1000);  // no splits
+      double err = 0, err_plain = 0;
+      for (int d = 0; d < 6; ++d) {
+        err = std::max(err, std::abs(out.sample_y[(k * 6 + d) * e.size + i] - ref.y[d]));
+        err_plain = std::max(err_plain, std::abs(plain.y[d] - ref.y[d]));
+      }
+      // Splitting steps at samples keeps RKMK4's accuracy: within twice the error of the unsplit run.
+      EXPECT_LT(err, 2 * err_plain + 1e-12) << "member " << i << " sample " << k;
+    }
+  }
+}
+
+TEST(EnsembleCpu, AdaptiveSamplesMatchDirectIntegrationsWithinTolerance) {
+  auto e = lbtest::heavy_top_ensemble(40);
+  e.samples = 7;
+  e.control.v[0].atol = e.control.v[0].rtol = 1e-10;
+  lb::RunOptions o;
+  o.adaptive = true;
+  const Out out = lb::run_cpu<rkmk54>(e, o);
+  const auto& m = e.model[0];
+  for (std::size_t i = 0; i < e.size; ++i) {
+    for (int k = 1; k < e.samples; ++k) {
+      const double tk = lb::sample_time(0.0, 1.0, k, e.samples);
+      // A far more accurate direct integration to tk.
+      lb::StepControl<double> tight;
+      tight.atol = tight.rtol = 1e-13;
+      const auto ref = lb::integrate_adaptive<rkmk54>(m, 0.0, tk, e.state(i), tight);
+      double err = 0;
+      for (int d = 0; d < 6; ++d) err = std::max(err, std::abs(out.sample_y[(k * 6 + d) * e.size + i] - ref.y[d]));
+      EXPECT_LT(err, 1e-8) << "member " << i << " sample " << k;
+      if (k == 1) {  // no earlier stop: bitwise the direct run with the same tolerance
+        const auto same = lb::integrate_adaptive<rkmk54>(m, 0.0, tk, e.state(i), e.control[i]);
+        for (int d = 0; d < 6; ++d) EXPECT_EQ(out.sample_y[(k * 6 + d) * e.size + i], same.y[d]);
+      }
+    }
+  }
+}
+
+TEST(EnsembleCpu, PoisonedMembersAreFlaggedAndLeaveTheOthersBitwiseUntouched) {
+  const std::size_t n = 1000;
+  auto clean = lbtest::heavy_top_ensemble(n);
+  clean.samples = 5;
+  auto poisoned = clean;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<lb::Status> expect(n, lb::Status::ok);
+  for (std::size_t i = 3; i < n; i += 100) {  // 1 %: alternately a NaN state and an overflowing one
+    if ((i / 100) % 2 == 0) {
+      poisoned.y0[2 * n + i] = nan;
+      expect[i] = lb::Status::nonfinite;
+    } else {
+      for (int d = 0; d < 3; ++d) poisoned.y0[d * n + i] = 1e200;  // 𝕀⁻¹Π·Π overflows in the first step
+      expect[i] = lb::Status::nonfinite;
+    }
+  }
+  lb::RunOptions o;
+  o.adaptive = true;
+  const Out a = lb::run_cpu<rkmk54>(clean, o), b = lb::run_cpu<rkmk54>(poisoned, o);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(b.status[i], std::uint8_t(expect[i])) << "member " << i;
+    if (expect[i] != lb::Status::ok) continue;
+    ASSERT_EQ(a.steps[i], b.steps[i]);
+    for (int d = 0; d < 6; ++d) ASSERT_EQ(std::memcmp(&a.y[d * n + i], &b.y[d * n + i], sizeof(double)), 0);
+    for (int k = 0; k < 5; ++k)
+      for (int d = 0; d < 6; ++d) {
+        const std::size_t at = (k * 6 + d) * n + i;
+        ASSERT_EQ(std::memcmp(&a.sample_y[at], &b.sample_y[at], sizeof(double)), 0);
+      }
+  }
+}
+
+TEST(EnsembleCpu, PerMemberParametersStepsAndSpans) {
+  auto e = lbtest::heavy_top_ensemble(64);
+  std::vector<lb::HeavyTop<double>> models;
+  std::vector<double> t1;
+  std::vector<lb::StepControl<double>> ctl;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    auto m = e.model[0];
+    m.mass = 0.5 + 0.01 * double(i);
+    models.push_back(m);
+    t1.push_back(0.5 + 0.01 * double(i));
+    lb::StepControl<double> c;
+    c.h = 0.01 + 0.0005 * double(i);
+    ctl.push_back(c);
+  }
+  e.model.v = models;
+  e.t1.v = t1;
+  e.control.v = ctl;
+  const Out out = lb::run_cpu<rkmk4>(e, lb::RunOptions{});
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const auto direct = lb::integrate_fixed<rkmk4>(models[i], 0.0, t1[i], e.state(i), ctl[i].h, 1000000);
+    EXPECT_EQ(out.t[i], t1[i]);
+    EXPECT_EQ(out.steps[i], direct.steps);
+    for (int d = 0; d < 6; ++d) EXPECT_EQ(out.y[d * e.size + i], direct.y[d]);
+  }
+}
+
+TEST(EnsembleCpu, BadInputNamesTheFieldAndTheValue) {
+  auto e = lbtest::heavy_top_ensemble(10);
+  auto expect_error = [](const auto& ens, const std::string& needle, bool adaptive = false) {
+    lb::RunOptions o;
+    o.adaptive = adaptive;
+    try {
+      (void)lb::run_cpu<rkmk4>(ens, o);
+      ADD_FAILURE() << "no error for " << needle;
+    } catch (const std::invalid_argument& err) {
+      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+    }
+  };
+  auto bad = e;
+  bad.y0.pop_back();
+  expect_error(bad, "'y0' has 59 values");
+  bad = e;
+  bad.t1.v = {1.0, 2.0};
+  expect_error(bad, "'t1' has 2 values");
+  bad = e;
+  bad.control.v[0].h = -0.1;
+  expect_error(bad, "step h = -0.1");
+  bad = e;
+  bad.samples = 1;
+  expect_error(bad, "'samples' is 1");
+  bad = e;
+  bad.t1.v = {0.0};
+  expect_error(bad, "t1 = 0");
+  expect_error(e, "embedded pair", true);
+}
+
+TEST(EnsembleCpu, FloatAndLongDoubleEnsembles) {
+  const auto e = lbtest::heavy_top_ensemble(200);
+  const Out ref = lb::run_cpu<rkmk4>(e, lb::RunOptions{});
+  auto convert = [&](auto tag) {
+    using T = decltype(tag);
+    lb::Ensemble<lb::HeavyTop<T>> c;
+    c.size = e.size;
+    c.model.v = {lbtest::HeavyTopProblem::model<T>()};
+    c.y0.assign(e.y0.begin(), e.y0.end());
+    return c;
+  };
+  const auto f = lb::run_cpu<rkmk4>(convert(float{}), lb::RunOptions{});
+  const auto l = lb::run_cpu<rkmk4>(convert((long double)0), lb::RunOptions{});
+  for (std::size_t k = 0; k < ref.y.size(); ++k) {
+    EXPECT_NEAR(double(f.y[k]), ref.y[k], 2e-4 * std::max(1.0, std::abs(ref.y[k])));  // float round-off over 100 steps
+    EXPECT_NEAR(double(l.y[k]), ref.y[k], 1e-12 * std::max(1.0, std::abs(ref.y[k])));
+  }
+  // The long-double ensemble is the long-double single-trajectory integration, bitwise.
+  const lb::HeavyTop<long double> m = lbtest::HeavyTopProblem::model<long double>();
+  for (std::size_t i = 0; i < e.size; i += 37) {
+    lb::Vec6<long double> y0;
+    for (int d = 0; d < 6; ++d) y0[d] = e.y0[d * e.size + i];
+    const auto direct = lb::integrate_fixed<rkmk4>(m, 0.0L, 1.0L, y0, lb::StepControl<long double>{}.h, 1000);
+    for (int d = 0; d < 6; ++d) EXPECT_EQ(l.y[d * e.size + i], direct.y[d]);
+  }
+}
+
+TEST(EnsembleCpu, ProgressIsReportedPerChunkAndReachesOne) {
+  auto e = lbtest::heavy_top_ensemble(100);
+  lb::RunOptions o;
+  o.chunks = 4;
+  std::vector<double> seen;
+  o.progress = [&](double f) { seen.push_back(f); };
+  (void)lb::run_cpu<rkmk4>(e, o);
+  ASSERT_EQ(seen.size(), 4u);
+  for (std::size_t k = 1; k < seen.size(); ++k) EXPECT_GT(seen[k], seen[k - 1]);
+  EXPECT_NEAR(seen[0], 0.25, 0.02);
+  EXPECT_EQ(seen.back(), 1.0);
+}
+
+}  // namespace

@@ -1,0 +1,27 @@
+// The same ensemble on CPU and GPU for every model × method in double, held to the bounds stated
+// in ensemble_gpu_cases.cuh. Skips, saying why, where no GPU (or no CUDA build) exists.
+#include <gtest/gtest.h>
+
+#include "../host/device.hpp"
+#include "ensemble_gpu.hpp"
+
+namespace {
+
+TEST(EnsembleGpu, AgreesWithTheCpuForEveryModelAndMethod) {
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const auto cases = lbtest::gpu_cases();
+  ASSERT_EQ(cases.size(), 3u * 21u) << "every model × method";
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = c.run();
+    EXPECT_EQ(r.mismatched_status, 0) << c.name;
+    EXPECT_LE(r.max_diff, r.bound) << c.name;
+    std::printf("  %-48s max |gpu - cpu| %.1e (bound %.1e) on %s\n", c.name.c_str(), r.max_diff, r.bound, r.device.c_str());
+  }
+}
+
+TEST(EnsembleGpu, BatchesChunksAndPoisonedMembers) {
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_EQ(lbtest::gpu_structure_check(), "");
+}
+
+}  // namespace
