@@ -11,15 +11,17 @@ LB_HD typename Alg::vec dexpinv_series(const typename Alg::vec& u, const typenam
   using T = typename Alg::scalar;
   static_assert(Q >= 0 && Q < 2 * 34, "Q out of range of the Bernoulli table");
   typename Alg::vec r = v, adk = v;  // adk = ad_u^k v
-  LB_UNROLL for (int k = 1; k <= Q; ++k) {
+  auto term = [&](auto i) {
+    constexpr int k = decltype(i)::value + 1;
     adk = Alg::bracket(u, adk);
-    if (k == 1) {
+    if constexpr (k == 1) {
       r += T(-0.5) * adk;
-    } else if (k % 2 == 0) {  // B_{2m}/(2m)! = (−1)^{m+1} |B_{2m}|/(2m)!
-      const T a = series::coef<series::Table::bern_g2, T>(k / 2 - 1);
+    } else if constexpr (k % 2 == 0) {  // B_{2m}/(2m)! = (−1)^{m+1} |B_{2m}|/(2m)!
+      const T a = series::coef<series::Table::bern_g2, T, k / 2 - 1>();
       r += ((k / 2) % 2 == 1 ? a : -a) * adk;
     }
-  }
+  };
+  series::for_each_index(term, std::make_integer_sequence<int, Q>{});
   return r;
 }
 

@@ -4,6 +4,7 @@
 // terms for the scalar type; above it the closed forms lose at most a factor ~100 of ε.
 #pragma once
 #include <limits>
+#include <utility>
 
 #include "detail/series_tables.hpp"
 #include "scalar.hpp"
@@ -28,33 +29,32 @@ template <class T, int N> Parsed<T, N> parse_all(const char* const (&s)[N]) {
 /// Which table a coefficient comes from.
 enum class Table { bern_g2, inv_fact };
 
-/// Table entry k in T. Device types read a constexpr table (folded after unrolling); extended
-/// types parse the 40-digit literals once.
-template <Table tab, class T> LB_HD T coef(int k) {
 #define LB_AS_NUMBER(x) x,
 #define LB_AS_STRING(x) #x,
+/// Table entry k as a compile-time constant of a device type (no table is ever materialized).
+template <Table tab, class T, int k> LB_HD constexpr T coef_constant() {
+  constexpr double c_bern[] = {LB_TABLE_BERN_G2(LB_AS_NUMBER)};
+  constexpr double c_fact[] = {LB_TABLE_INV_FACT(LB_AS_NUMBER)};
+  return T(tab == Table::bern_g2 ? c_bern[k] : c_fact[k]);
+}
+
+/// Table entry k in T: a constant for device types; extended types parse the 40-digit literals once.
+template <Table tab, class T, int k> LB_HD T coef() {
   if constexpr (is_device_scalar_v<T>) {
-    if constexpr (tab == Table::bern_g2) {
-      constexpr double c[] = {LB_TABLE_BERN_G2(LB_AS_NUMBER)};
-      return T(c[k]);
-    } else {
-      constexpr double c[] = {LB_TABLE_INV_FACT(LB_AS_NUMBER)};
-      return T(c[k]);
-    }
+    constexpr T v = coef_constant<tab, T, k>();
+    return v;
+  } else if constexpr (tab == Table::bern_g2) {
+    static const char* const s[] = {LB_TABLE_BERN_G2(LB_AS_STRING)};
+    static const auto c = parse_all<T>(s);
+    return c[k];
   } else {
-    if constexpr (tab == Table::bern_g2) {
-      static const char* const s[] = {LB_TABLE_BERN_G2(LB_AS_STRING)};
-      static const auto c = parse_all<T>(s);
-      return c[k];
-    } else {
-      static const char* const s[] = {LB_TABLE_INV_FACT(LB_AS_STRING)};
-      static const auto c = parse_all<T>(s);
-      return c[k];
-    }
+    static const char* const s[] = {LB_TABLE_INV_FACT(LB_AS_STRING)};
+    static const auto c = parse_all<T>(s);
+    return c[k];
   }
+}
 #undef LB_AS_NUMBER
 #undef LB_AS_STRING
-}
 
 /// Number of series terms for T: the first omitted term, at α² = 2.25, is below ε/1000 of the sum.
 /// bern: terms ~ 2k·(2.25/4π²)^k relative to the leading 1/12; fact: 2.25^k/(2k+1)!.
@@ -95,16 +95,26 @@ template <class T> struct DexpinvCoeffs {
 };
 
 namespace series {
-/// Σ_{k<K} (±1)^k x^k coef(off + step·k)·w(k), Horner form; w(k) = 2(k+1) for derivative series.
+template <class F, int... I> LB_HD void for_each_index(F& f, std::integer_sequence<int, I...>) {
+  (f(std::integral_constant<int, I>{}), ...);
+}
+
+/// Σ_{k<K} (±1)^k x^k coef(off + step·k)·w(k) in Horner form, w(k) = 2(k+1) for derivative
+/// series; every coefficient (sign and weight included) is a compile-time constant.
 template <class T, Table tab, int K, int off, int step, bool alternating, bool deriv>
 LB_HD T horner(T x) {
   T r = T(0);
-  LB_UNROLL for (int k = K - 1; k >= 0; --k) {
-    T ck = coef<tab, T>(off + step * k);
-    if (deriv) ck *= T(2 * (k + 1));
-    if (alternating && (k & 1)) ck = -ck;
-    r = r * x + ck;
-  }
+  auto term = [&](auto i) {
+    constexpr int k = K - 1 - decltype(i)::value;
+    constexpr int w = ((alternating && (k & 1)) ? -1 : 1) * (deriv ? 2 * (k + 1) : 1);
+    if constexpr (is_device_scalar_v<T>) {
+      constexpr T c = T(w) * coef_constant<tab, T, off + step * k>();  // folded: one FMA per term
+      r = r * x + c;
+    } else {
+      r = r * x + T(w) * coef<tab, T, off + step * k>();
+    }
+  };
+  for_each_index(term, std::make_integer_sequence<int, K>{});
   return r;
 }
 }  // namespace series
