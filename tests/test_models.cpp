@@ -213,9 +213,12 @@ TEST(Energy, ConservedToTheOrderOfTheMethod) {
   const double dp4 = energy_order<cf4, lbtest::DoublePendulumProblem>(400);
   const double dp5 = energy_order<rkmk5, lbtest::DoublePendulumProblem>(160);
   const double sp4 = energy_order<rkmk4, lbtest::SpatialHeavyTopProblem>(50);
+  const double rb4 = energy_order<cf4, lbtest::RigidBodyProblem>(25);
   std::printf("energy error orders: heavy top rkmk4 %.2f rkmk5 %.2f, spatial heavy top rkmk4 %.2f, double pendulum cf4 %.2f rkmk5 %.2f\n",
               ht4, ht5, sp4, dp4, dp5);
+  std::printf("energy error order: free rigid body cf4 %.2f\n", rb4);
   EXPECT_NEAR(sp4, 4, 0.3);
+  EXPECT_NEAR(rb4, 4, 0.3);
   EXPECT_NEAR(ht4, 4, 0.3);
   EXPECT_NEAR(ht5, 5, 0.3);
   EXPECT_NEAR(dp4, 4, 0.3);
