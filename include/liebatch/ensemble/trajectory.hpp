@@ -6,8 +6,11 @@
 #pragma once
 #include <limits>
 
+#include <type_traits>
+
 #include "../methods/step.hpp"
 #include "../scalar.hpp"
+#include "section.hpp"
 
 namespace lb {
 
@@ -71,15 +74,27 @@ template <class P> LB_HD Trajectory<P> start(const P& y0, typename P::scalar t0,
   return s;
 }
 
+/// No-op hit callback.
+struct NoHits {
+  template <class T, class P> LB_HD void operator()(T, const P&, bool) const {}
+};
+
 /// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(k, s) whenever
 /// it lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
 /// global grid t₀ + jh, the last step and any sample stop shortened; adaptive steps use the
-/// method's embedded pair, one accept-or-reject attempt per iteration.
-template <class Method, bool adaptive, class Model, class Record>
+/// method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
+/// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
+/// through on_hit without changing the step sequence.
+template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits>
 LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                    typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
-                   typename Model::space::scalar t_pause, Record&& record) {
+                   typename Model::space::scalar t_pause, Record&& record, const Section& section = {},
+                   OnHit&& on_hit = {}, typename Model::space::scalar hit_tol = default_hit_tol<typename Model::space::scalar>()) {
   using T = typename Model::space::scalar;
+  constexpr bool sections = !std::is_same_v<Section, NoSection>;
+  auto crossings = [&](T t_prev, const auto& y_prev, T hh) {
+    if constexpr (sections) find_crossings<Method>(model, section, t_prev, y_prev, hh, s.y, hit_tol, on_hit);
+  };
   if (n > 0 && s.sample == 0 && s.status == Status::running) record(s.sample++, s);
   while (s.status == Status::running && s.t < t_pause) {
     if (s.steps + s.rejected >= c.max_attempts) { s.status = Status::step_cap; break; }
@@ -99,9 +114,12 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
       const auto r = Method::step(model, s.t, s.y, hh);
       if (r.singular) { s.status = Status::dexpinv_singular; break; }
       if (!all_finite(r.y)) { s.status = Status::nonfinite; break; }
+      const auto y_prev = s.y;
+      const T t_prev = s.t;
       s.y = r.y;
       s.t = target;
       ++s.steps;
+      crossings(t_prev, y_prev, hh);
       if (!(grid > target)) ++s.j;  // reached (or passed) the next grid point
     } else {
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
@@ -114,9 +132,12 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
       T factor;
       bool accepted = finite && !r.singular && !(e > T(1));
       if (accepted) {
+        const auto y_prev = s.y;
+        const T t_prev = s.t;
         s.y = r.y;
         s.t = shortened ? stop : s.t + hh;
         ++s.steps;
+        crossings(t_prev, y_prev, hh);
         factor = e > T(0) ? c.safety * lb::pow(e, expo) : c.grow;
         factor = factor < c.grow ? factor : c.grow;
       } else {

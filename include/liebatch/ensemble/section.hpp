@@ -1,0 +1,140 @@
+// Poincaré sections: a scalar s(t, y) whose zeros, crossed in a chosen direction, are recorded.
+// A sign change of s over a step triggers a bracketing root solve (Illinois) for θ ∈ (0, 1] in
+// which every trial point is the step re-taken from yₙ with step θh: the hit is on the manifold
+// at the method's order, and the main step sequence is untouched. Two crossings hidden inside one
+// step (s back to its sign) are caught by a cubic Hermite check on s and ṡ = ∇s·ψ_*(f(y))|_y at
+// both ends; suspects are confirmed by re-taking the step to the cubic's extremum.
+#pragma once
+#include <cstdint>
+
+#include "../scalar.hpp"
+
+namespace lb {
+
+/// Which crossings of s = 0 count.
+enum class Crossing : std::uint8_t { up = 1, down = 2, both = 3 };
+
+/// The hyperplane y[component] = value of a model's embedding coordinates (e.g. Γ_z = 0).
+template <class T> struct Hyperplane {
+  int component;
+  T value;
+  Crossing direction = Crossing::both;
+
+  template <class P> LB_HD T operator()(T /*t*/, const P& y) const { return y[component] - value; }
+  /// ṡ given the state's time derivative F in embedding coordinates.
+  template <class P> LB_HD T rate(T /*t*/, const P& /*y*/, const P& F) const { return F[component]; }
+};
+
+/// Default root tolerance of crossings, in units of the step: 1e-12 in double, 64ε in float.
+template <class T> LB_HD T default_hit_tol() {
+  const T e = T(64) * epsilon<T>();
+  return e > T(1e-12) ? e : T(1e-12);
+}
+
+/// No section: advance() records no crossings.
+struct NoSection {};
+
+namespace detail {
+template <class T> LB_HD bool counts(Crossing d, T s0, T s1) {
+  const bool up = s0 < T(0) && !(s1 < T(0)), down = s0 > T(0) && !(s1 > T(0));
+  return (up && (std::uint8_t(d) & 1)) || (down && (std::uint8_t(d) & 2));
+}
+
+/// Value of the cubic Hermite interpolant on θ ∈ [0, 1] through (s0, d0) and (s1, d1), d = h·ṡ.
+template <class T> LB_HD T hermite(T th, T s0, T d0, T s1, T d1) {
+  const T t2 = th * th, t3 = t2 * th;
+  return (T(2) * t3 - T(3) * t2 + T(1)) * s0 + (t3 - T(2) * t2 + th) * d0 + (T(3) * t2 - T(2) * t3) * s1 + (t3 - t2) * d1;
+}
+}  // namespace detail
+
+/// Root of θ ↦ s(tₙ + θh, step(yₙ, θh)) in [a, b], where s(a) = sa and s(b) = sb differ in sign
+/// (Illinois variant of regula falsi), to |b − a| ≤ tol. Returns θ and writes the state there.
+template <class Method, class Model, class Section>
+LB_HD typename Model::space::scalar locate(const Model& model, const Section& sec, typename Model::space::scalar t,
+                                           const typename Model::space::point& y, typename Model::space::scalar h,
+                                           typename Model::space::scalar a, typename Model::space::scalar sa,
+                                           const typename Model::space::point& ya0, typename Model::space::scalar b,
+                                           typename Model::space::scalar sb, const typename Model::space::point& yb0,
+                                           typename Model::space::scalar tol, typename Model::space::point* y_hit) {
+  using T = typename Model::space::scalar;
+  typename Model::space::point ya = ya0, yb = yb0;
+  T fa = sa, fb = sb;  // weighted values for the secant (Illinois halves a retained end's)
+  int side = 0;
+  for (int it = 0; it < 100 && b - a > tol && sa != T(0) && sb != T(0); ++it) {
+    T c = b - fb * (b - a) / (fb - fa);
+    if (!(c > a && c < b)) c = (a + b) / T(2);  // safeguard: stay strictly inside
+    const auto yc = Method::step(model, t, y, c * h).y;
+    const T sc = sec(t + c * h, yc);
+    if ((sc < T(0)) == (sa < T(0))) {
+      a = c; sa = sc; fa = sc; ya = yc;
+      if (side == -1) fb /= T(2);
+      side = -1;
+    } else {
+      b = c; sb = sc; fb = sc; yb = yc;
+      if (side == 1) fa /= T(2);
+      side = 1;
+    }
+  }
+  const bool take_a = lb::abs(sa) < lb::abs(sb);
+  *y_hit = take_a ? ya : yb;
+  return take_a ? a : b;
+}
+
+/// Crossings of sec over an accepted step (t, y) → (t + h, y1), in time order: on_hit(t*, y*, true)
+/// for each located crossing, on_hit(t, y, false) for a suspected pair of crossings the re-taken
+/// step did not confirm. tol: root tolerance relative to the step (θ units).
+template <class Method, class Model, class Section, class OnHit>
+LB_HD void find_crossings(const Model& model, const Section& sec, typename Model::space::scalar t,
+                          const typename Model::space::point& y, typename Model::space::scalar h,
+                          const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
+  using S = typename Model::space;
+  using T = typename S::scalar;
+  typename S::point yh;
+  const T s0 = sec(t, y), s1 = sec(t + h, y1);
+  if ((s0 < T(0)) != (s1 < T(0))) {  // one crossing (an odd number)
+    if (detail::counts(sec.direction, s0, s1)) {
+      const T th = locate<Method>(model, sec, t, y, h, T(0), s0, y, T(1), s1, y1, tol, &yh);
+      on_hit(t + th * h, yh, true);
+    }
+    return;
+  }
+  // Same sign at both ends: does the cubic Hermite interpolant of s dip across zero in between?
+  const T d0 = h * sec.rate(t, y, S::generator(model.f(t, y), y));
+  const T d1 = h * sec.rate(t + h, y1, S::generator(model.f(t + h, y1), y1));
+  const T A = T(6) * (s0 - s1) + T(3) * (d0 + d1), B = T(6) * (s1 - s0) - T(4) * d0 - T(2) * d1, C = d0;
+  T crit[2];
+  int nc = 0;
+  if (A != T(0)) {
+    const T disc = B * B - T(4) * A * C;
+    if (disc >= T(0)) {
+      const T q = -(B + (B < T(0) ? -lb::sqrt(disc) : lb::sqrt(disc))) / T(2);  // stable quadratic roots
+      crit[nc++] = q / A;
+      if (q != T(0)) crit[nc++] = C / q;
+    }
+  } else if (B != T(0)) {
+    crit[nc++] = -C / B;
+  }
+  for (int k = 0; k < nc; ++k) {
+    const T th = crit[k];
+    if (!(th > T(0) && th < T(1))) continue;
+    if ((detail::hermite(th, s0, d0, s1, d1) < T(0)) == (s0 < T(0))) continue;
+    // Suspect: re-take the step to the extremum and look.
+    const auto ym = Method::step(model, t, y, th * h).y;
+    const T sm = sec(t + th * h, ym);
+    if ((sm < T(0)) == (s0 < T(0))) {
+      on_hit(t, y, false);  // not confirmed: flagged
+      return;
+    }
+    if (detail::counts(sec.direction, s0, sm)) {
+      const T a = locate<Method>(model, sec, t, y, h, T(0), s0, y, th, sm, ym, tol, &yh);
+      on_hit(t + a * h, yh, true);
+    }
+    if (detail::counts(sec.direction, sm, s1)) {
+      const T b = locate<Method>(model, sec, t, y, h, th, sm, ym, T(1), s1, y1, tol, &yh);
+      on_hit(t + b * h, yh, true);
+    }
+    return;
+  }
+}
+
+}  // namespace lb

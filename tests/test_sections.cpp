@@ -1,0 +1,119 @@
+// Poincaré-section crossings: located on the manifold by re-taking steps, against the closed form
+// of a planar pendulum; direction filters; the step sequence untouched; two crossings hidden in
+// one step caught.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include <liebatch/liebatch.hpp>
+#include <liebatch/models/pendulum_chain.hpp>
+
+namespace {
+
+using P1 = lb::PendulumChain<double, 1>;
+using Y = P1::point;
+
+struct Hit {
+  double t;
+  Y y;
+  bool confirmed;
+};
+
+/// A pendulum (L = 1, g = 9.81) released from rest at angle a from the downward vertical, in the
+/// x–z plane: q = (sin a, 0, −cos a), ω = 0.
+Y released(double a) { return Y{{std::sin(a), 0, -std::cos(a), 0, 0, 0}}; }
+
+/// Its period 4K(k)/√(g/L), k = sin(a/2), K by the arithmetic–geometric mean (independent of liebatch).
+double period(double a, double g) {
+  double x = 1, y = std::sqrt(1 - std::pow(std::sin(a / 2), 2));
+  for (int i = 0; i < 40; ++i) { const double m = (x + y) / 2; y = std::sqrt(x * y); x = m; }
+  return 4 * (M_PI / (2 * x)) / std::sqrt(g);
+}
+
+template <class Method, bool adaptive>
+std::vector<Hit> run(const P1& m, const Y& y0, double t1, const lb::StepControl<double>& c, lb::Crossing dir,
+                     lb::Outcome<Y>* end = nullptr) {
+  std::vector<Hit> hits;
+  auto s = lb::start(y0, 0.0, c.h);
+  const lb::Hyperplane<double> plane{0, 0.0, dir};  // q_x = 0: the pendulum passes the vertical
+  lb::advance<Method, adaptive>(m, s, 0.0, t1, c, 0, t1, [](int, const auto&) {}, plane,
+                                [&](double t, const Y& y, bool ok) { hits.push_back({t, y, ok}); });
+  if (end) *end = lb::outcome(s);
+  return hits;
+}
+
+TEST(Sections, CrossingTimesMatchThePendulumsClosedForm) {
+  const P1 m{{1.0}, {1.0}, 9.81};
+  const double a = 1.0, T = period(a, m.gravity);
+  lb::StepControl<double> c;
+  c.atol = c.rtol = 1e-12;
+  c.h = 1e-3;
+  const auto hits = run<lb::methods::rkmk54, true>(m, released(a), 10.0, c, lb::Crossing::both);
+  ASSERT_EQ(hits.size(), std::size_t(std::floor(10.0 / (T / 2) + 0.5)));  // crossings at (2k+1)T/4
+  double worst = 0;
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    ASSERT_TRUE(hits[k].confirmed);
+    worst = std::max(worst, std::abs(hits[k].t - (2.0 * double(k) + 1) * T / 4));
+    EXPECT_LE(std::abs(hits[k].y[0]), 1e-10) << "on the section";
+    EXPECT_NEAR(lb::norm(m.q(hits[k].y, 0)), 1.0, 1e-14) << "on the manifold";
+  }
+  std::printf("%zu crossings, worst |t - closed form| = %.1e (period %.6f)\n", hits.size(), worst, T);
+  EXPECT_LE(worst, 1e-9);
+}
+
+TEST(Sections, DirectionSelectsCrossingsAndTheStepsAreUntouched) {
+  const P1 m{{1.0}, {1.0}, 9.81};
+  lb::StepControl<double> c;
+  c.h = 0.01;
+  lb::Outcome<Y> with, without;
+  const auto both = run<lb::methods::rkmk4, false>(m, released(0.7), 5.0, c, lb::Crossing::both, &with);
+  const auto up = run<lb::methods::rkmk4, false>(m, released(0.7), 5.0, c, lb::Crossing::up);
+  const auto down = run<lb::methods::rkmk4, false>(m, released(0.7), 5.0, c, lb::Crossing::down);
+  EXPECT_EQ(up.size() + down.size(), both.size());
+  for (const auto& h : down) EXPECT_LT(lb::cross(m.w(h.y, 0), m.q(h.y, 0))[0], 0.0);  // ẋ < 0 going down
+  for (const auto& h : up) EXPECT_GT(lb::cross(m.w(h.y, 0), m.q(h.y, 0))[0], 0.0);
+  ASSERT_FALSE(down.empty());
+  EXPECT_LT(down[0].t, up[0].t);  // released at x > 0: the first crossing goes down
+  without = lb::integrate_fixed<lb::methods::rkmk4>(m, 0.0, 5.0, released(0.7), 0.01, 100000);
+  EXPECT_EQ(with.steps, without.steps);
+  for (int d = 0; d < 6; ++d) EXPECT_EQ(with.y[d], without.y[d]);  // the section never alters a step
+}
+
+TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
+  // The plane x = 0.98·x_max is crossed twice near the turning point at t = T, ≈ 0.13 s apart: one
+  // RKMK4 step from T − 0.1 to T + 0.1 (h·ω ≈ 0.6, accurate) has x below the plane at both ends.
+  const P1 m{{1.0}, {1.0}, 9.81};
+  const double a = 0.2, T = period(a, m.gravity);
+  const lb::Hyperplane<double> plane{0, 0.98 * std::sin(a), lb::Crossing::both};
+  // Reference crossing times: a tight adaptive run with the same section.
+  lb::StepControl<double> tight;
+  tight.atol = tight.rtol = 1e-12;
+  tight.h = 1e-3;
+  std::vector<Hit> ref;
+  auto r = lb::start(released(a), 0.0, tight.h);
+  lb::advance<lb::methods::rkmk54, true>(m, r, 0.0, T + 0.1, tight, 0, T + 0.1, [](int, const auto&) {}, plane,
+                                         [&](double t, const Y& y, bool ok) { ref.push_back({t, y, ok}); });
+  ASSERT_GE(ref.size(), 2u);
+  const double t_down = ref[ref.size() - 2].t, t_up = ref.back().t;  // the pair around t = T
+  ASSERT_LT(t_down, T);
+  ASSERT_GT(t_up, T);
+
+  const auto yA = lb::integrate_fixed<lb::methods::rkmk4>(m, 0.0, T - 0.1, released(a), 1e-3, 100000).y;
+  auto s = lb::start(yA, T - 0.1, 0.2);
+  lb::StepControl<double> c;
+  c.h = 0.2;
+  std::vector<Hit> hits;
+  lb::advance<lb::methods::rkmk4, false>(m, s, T - 0.1, T + 0.1, c, 0, T + 0.1, [](int, const auto&) {}, plane,
+                                         [&](double t, const Y& y, bool ok) { hits.push_back({t, y, ok}); });
+  ASSERT_EQ(s.steps, 1);
+  EXPECT_LT(plane(0.0, yA), 0.0);
+  EXPECT_LT(plane(0.0, s.y), 0.0);  // below the plane at both ends of the step
+  ASSERT_EQ(hits.size(), 2u) << "both crossings of the step";
+  EXPECT_TRUE(hits[0].confirmed && hits[1].confirmed);
+  EXPECT_NEAR(hits[0].t, t_down, 1e-3);  // RKMK4 at h = 0.2: crossing times to ~1e-4
+  EXPECT_NEAR(hits[1].t, t_up, 1e-3);
+  std::printf("crossings in one step: %.5f, %.5f (reference %.5f, %.5f)\n", hits[0].t, hits[1].t, t_down, t_up);
+}
+
+}  // namespace
