@@ -6,7 +6,11 @@
 #include <cuda_runtime.h>
 #include <thrust/device_vector.h>
 #include <thrust/execution_policy.h>
+#include <thrust/fill.h>
+#include <thrust/functional.h>
 #include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/transform_scan.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -59,6 +63,13 @@ template <class T> struct SampleView {
   T *t, *y, *obs;
 };
 
+/// Per-member section bookkeeping of a batch and its hit slots (slot j of member i at [j·n + i]).
+template <class T> struct HitView {
+  int slots;
+  long *found, *hits, *lost, *suspects;  ///< found: this chunk; hits, lost, suspects: whole run
+  T *t, *y, *obs;
+};
+
 template <class P, class T>
 __global__ void start_kernel(StateView<P> st, const T* y0, MemberView<T> t0, MemberView<StepControl<T>> ctl) {
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -68,9 +79,10 @@ __global__ void start_kernel(StateView<P> st, const T* y0, MemberView<T> t0, Mem
   st.store(i, start(y, t0[i], ctl[i].h));
 }
 
-template <class Method, bool adaptive, class Model, class P, class T>
+template <class Method, bool adaptive, class Model, class Section, class P, class T>
 __global__ void chunk_kernel(StateView<P> st, MemberView<T> t0v, MemberView<T> t1v, MemberView<StepControl<T>> ctl,
-                             MemberView<Model> models, ChunkPlan plan, int chunk, SampleView<T> out) {
+                             MemberView<Model> models, ChunkPlan plan, int chunk, SampleView<T> out, Section sec,
+                             HitView<T> hv) {
   constexpr int nobs = observable_count<Model>();
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= st.n) return;
@@ -88,9 +100,44 @@ __global__ void chunk_kernel(StateView<P> st, MemberView<T> t0v, MemberView<T> t
       for (int q = 0; q < nobs; ++q) out.obs[(slot * nobs + q) * n + i] = o[q];
     }
   };
-  advance<Method, adaptive>(m, s, t0, t1, c, plan.samples, plan.pause(chunk, t0, t1), record);
+  auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
+    if (!confirmed) { ++hv.suspects[i]; return; }
+    ++hv.hits[i];
+    const long j = hv.found[i]++;
+    if (j >= hv.slots) { ++hv.lost[i]; return; }
+    hv.t[std::size_t(j) * n + i] = t_hit;
+    for (int d = 0; d < P::size; ++d) hv.y[(std::size_t(j) * P::size + d) * n + i] = y_hit[d];
+    if constexpr (nobs > 0) {
+      const auto o = m.observables(y_hit);
+      for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
+    }
+  };
+  advance<Method, adaptive>(m, s, t0, t1, c, plan.samples, plan.pause(chunk, t0, t1), record, sec, on_hit);
   st.store(i, s);
 }
+
+/// Compacts the kept hits of a chunk into records: member i's first record at offset[i].
+template <class T>
+__global__ void compact_kernel(HitView<T> hv, std::size_t n, std::size_t member0, int dim, int nobs,
+                               const long* offset, std::size_t* r_member, int* r_index, T* r_t, T* r_y, T* r_obs) {
+  const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const long kept = hv.found[i] < hv.slots ? hv.found[i] : hv.slots;
+  for (long j = 0; j < kept; ++j) {
+    const std::size_t r = std::size_t(offset[i] + j);
+    r_member[r] = member0 + i;
+    r_index[r] = int(hv.hits[i] - hv.found[i] + j);
+    r_t[r] = hv.t[std::size_t(j) * n + i];
+    for (int d = 0; d < dim; ++d) r_y[r * dim + d] = hv.y[(std::size_t(j) * dim + d) * n + i];
+    for (int q = 0; q < nobs; ++q) r_obs[r * nobs + q] = hv.obs[(std::size_t(j) * nobs + q) * n + i];
+  }
+}
+
+/// kept = min(found, slots), for the scan.
+struct KeptHits {
+  long slots;
+  LB_HD long operator()(long found) const { return found < slots ? found : slots; }
+};
 
 /// Fraction of each member's span done (1 when finished), for progress.
 template <class T>
@@ -125,10 +172,12 @@ inline std::string device_name() {
   return std::string(p.name) + " (sm_" + std::to_string(p.major) + std::to_string(p.minor) + ")";
 }
 
-/// Integrates every member of e with Method on the GPU. Throws std::invalid_argument for bad
-/// input and std::runtime_error for CUDA failures, naming the call.
-template <class Method, class Model>
-EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, const RunOptions& opt) {
+/// Integrates every member of e with Method on the GPU; with a section, records its crossings
+/// (at most e.max_hits per member and chunk, compacted into records each chunk). Throws
+/// std::invalid_argument for bad input and std::runtime_error for CUDA failures, naming the call.
+template <class Method, class Model, class Section = NoSection>
+EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, const RunOptions& opt,
+                                                    const Section& section = {}) {
   using E = Ensemble<Model>;
   using T = typename E::T;
   using P = typename E::space::point;
@@ -143,11 +192,14 @@ EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, co
   out.device = "gpu, " + device_name();
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.samples > 0 ? plan.per_chunk + 1 : 0;
+  constexpr bool sections = !std::is_same_v<Section, NoSection>;
+  const int hit_slots = sections ? e.max_hits : 0;
 
   // Batch size: what fits in 70 % of the free memory.
   std::size_t free_b = 0, total_b = 0;
   require(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
-  const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots) * (1 + dim + nobs)) + 3 * sizeof(long) +
+  const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
+                                 (7 + std::size_t(hit_slots)) * sizeof(long) +
                                  sizeof(int) + 1 + sizeof(double) + sizeof(Model) + sizeof(StepControl<T>) + 2 * sizeof(T);
   std::size_t batch = std::min(n, std::max<std::size_t>(1, free_b / 10 * 7 / per_member));
   if (opt.gpu_batch > 0) batch = std::min(batch, opt.gpu_batch);
@@ -163,6 +215,14 @@ EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, co
     thrust::device_vector<std::uint8_t> status(nb);
     thrust::device_vector<T> st(std::size_t(slots) * nb), sy(std::size_t(slots) * dim * nb), so(std::size_t(slots) * nobs * nb);
     thrust::device_vector<double> done(nb);
+    thrust::device_vector<long> found(sections ? nb : 0), hits(sections ? nb : 0), lost(sections ? nb : 0),
+        suspects(sections ? nb : 0), offset(sections ? nb : 0);
+    thrust::device_vector<T> ht(std::size_t(hit_slots) * nb), hy(std::size_t(hit_slots) * dim * nb),
+        ho(std::size_t(hit_slots) * nobs * nb);
+    const HitView<T> hv{hit_slots, thrust::raw_pointer_cast(found.data()), thrust::raw_pointer_cast(hits.data()),
+                        thrust::raw_pointer_cast(lost.data()), thrust::raw_pointer_cast(suspects.data()),
+                        thrust::raw_pointer_cast(ht.data()), thrust::raw_pointer_cast(hy.data()),
+                        thrust::raw_pointer_cast(ho.data())};
     for (int d = 0; d < dim; ++d) {
       thrust::copy(e.y0.begin() + d * n + b0, e.y0.begin() + d * n + b0 + nb, y0.begin() + d * nb);
     }
@@ -181,15 +241,45 @@ EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, co
       const int last = plan.samples > 0 ? std::min((c + 1) * plan.per_chunk, plan.samples - 1) : -1;
       const SampleView<T> sv{first, thrust::raw_pointer_cast(st.data()), thrust::raw_pointer_cast(sy.data()),
                              thrust::raw_pointer_cast(so.data())};
+      if constexpr (sections) thrust::fill(found.begin(), found.end(), 0L);
       if (opt.adaptive) {
         if constexpr (Method::order_hat > 0) {
-          chunk_kernel<Method, true, Model, P, T><<<grid, block>>>(view, t0.view, t1.view, ctl.view, models.view, plan, c, sv);
+          chunk_kernel<Method, true, Model, Section, P, T>
+              <<<grid, block>>>(view, t0.view, t1.view, ctl.view, models.view, plan, c, sv, section, hv);
         }
       } else {
-        chunk_kernel<Method, false, Model, P, T><<<grid, block>>>(view, t0.view, t1.view, ctl.view, models.view, plan, c, sv);
+        chunk_kernel<Method, false, Model, Section, P, T>
+            <<<grid, block>>>(view, t0.view, t1.view, ctl.view, models.view, plan, c, sv, section, hv);
       }
       require(cudaGetLastError(), "chunk_kernel launch");
       require(cudaDeviceSynchronize(), "chunk_kernel");
+      if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
+        thrust::transform_exclusive_scan(found.begin(), found.end(), offset.begin(), KeptHits{hit_slots}, 0L,
+                                         thrust::plus<long>());
+        const long last_off = offset.back(), last_kept = KeptHits{hit_slots}(found.back());
+        const std::size_t nrec = std::size_t(last_off + last_kept);
+        if (nrec > 0) {
+          thrust::device_vector<std::size_t> rm(nrec);
+          thrust::device_vector<int> ri(nrec);
+          thrust::device_vector<T> rt(nrec), ry(nrec * dim), ro(nrec * std::size_t(nobs));
+          compact_kernel<T><<<grid, block>>>(hv, nb, b0, dim, nobs, thrust::raw_pointer_cast(offset.data()),
+                                             thrust::raw_pointer_cast(rm.data()), thrust::raw_pointer_cast(ri.data()),
+                                             thrust::raw_pointer_cast(rt.data()), thrust::raw_pointer_cast(ry.data()),
+                                             thrust::raw_pointer_cast(ro.data()));
+          require(cudaGetLastError(), "compact_kernel launch");
+          const std::size_t at = out.hit_t.size();
+          out.hit_member.resize(at + nrec);
+          out.hit_index.resize(at + nrec);
+          out.hit_t.resize(at + nrec);
+          out.hit_y.resize((at + nrec) * dim);
+          out.hit_obs.resize((at + nrec) * nobs);
+          thrust::copy(rm.begin(), rm.end(), out.hit_member.begin() + at);
+          thrust::copy(ri.begin(), ri.end(), out.hit_index.begin() + at);
+          thrust::copy(rt.begin(), rt.end(), out.hit_t.begin() + at);
+          thrust::copy(ry.begin(), ry.end(), out.hit_y.begin() + at * dim);
+          thrust::copy(ro.begin(), ro.end(), out.hit_obs.begin() + at * nobs);
+        }
+      }
       for (int k = first; k <= last; ++k) {  // this chunk's samples into the host output
         const std::size_t slot = std::size_t(k - first);
         thrust::copy(st.begin() + slot * nb, st.begin() + (slot + 1) * nb, out.sample_t.begin() + std::size_t(k) * n + b0);
@@ -216,7 +306,13 @@ EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, co
     thrust::copy(steps.begin(), steps.end(), out.steps.begin() + b0);
     thrust::copy(rejected.begin(), rejected.end(), out.rejected.begin() + b0);
     thrust::copy(status.begin(), status.end(), out.status.begin() + b0);
+    if constexpr (sections) {
+      thrust::copy(hits.begin(), hits.end(), out.hits.begin() + b0);
+      thrust::copy(lost.begin(), lost.end(), out.lost_hits.begin() + b0);
+      thrust::copy(suspects.begin(), suspects.end(), out.suspects.begin() + b0);
+    }
   }
+  out.sort_hits();
   return out;
 }
 

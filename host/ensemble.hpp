@@ -2,6 +2,7 @@
 // Arrays are structure-of-arrays: component d of member i lives at [d·size + i], so GPU threads
 // read and write consecutive addresses.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -42,6 +43,7 @@ template <class Model> struct Ensemble {
   PerMember<StepControl<T>> control{{StepControl<T>{}}};
   PerMember<Model> model;       ///< parameters
   int samples = 0;              ///< output grid points per member, t₀ and t₁ included (0: final state only)
+  int max_hits = 16;            ///< section crossings kept per member and chunk; more are counted as lost
 
   /// Throws std::invalid_argument naming the offending field and value.
   void validate() const {
@@ -54,6 +56,7 @@ template <class Model> struct Ensemble {
     t1.check(size, "t1");
     control.check(size, "control");
     model.check(size, "model");
+    if (max_hits < 0) throw std::invalid_argument("ensemble: 'max_hits' is " + std::to_string(max_hits) + "; expected ≥ 0");
     if (samples < 0 || samples == 1) {
       throw std::invalid_argument("ensemble: 'samples' is " + std::to_string(samples) +
                                   "; expected 0 (final state only) or at least 2 (t0 and t1 included)");
@@ -91,6 +94,21 @@ template <class T> struct EnsembleOutput {
   std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]
   std::string device;                ///< where it ran, e.g. "cpu, 2 threads"
 
+  // Section crossings (runs with a section), as records ordered by member, then by time.
+  std::vector<std::size_t> hit_member;  ///< member of each record
+  std::vector<int> hit_index;           ///< its crossing number within the member (0, 1, …)
+  std::vector<T> hit_t;                 ///< crossing time
+  std::vector<T> hit_y;                 ///< state, [record·dim + d]
+  std::vector<T> hit_obs;               ///< observables, [record·nobs + o]
+  std::vector<long> hits;               ///< crossings found per member (kept or lost)
+  std::vector<long> lost_hits;          ///< crossings that overflowed the per-chunk buffer, per member
+  std::vector<long> suspects;           ///< suspected double crossings not confirmed, per member
+  long total_lost_hits() const {
+    long s = 0;
+    for (long x : lost_hits) s += x;
+    return s;
+  }
+
   void allocate(std::size_t n, int dim_, int nobs_, int samples_) {
     size = n; dim = dim_; nobs = nobs_; samples = samples_;
     y.assign(dim * n, T(0)); t.assign(n, T(0)); steps.assign(n, 0); rejected.assign(n, 0);
@@ -98,6 +116,37 @@ template <class T> struct EnsembleOutput {
     sample_t.assign(std::size_t(samples) * n, T(0));
     sample_y.assign(std::size_t(samples) * dim * n, T(0));
     sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
+    hits.assign(n, 0);
+    lost_hits.assign(n, 0);
+    suspects.assign(n, 0);
+  }
+
+  /// Appends one record.
+  void add_hit(std::size_t member, int index, T t_hit, const T* y_hit, const T* obs) {
+    hit_member.push_back(member);
+    hit_index.push_back(index);
+    hit_t.push_back(t_hit);
+    hit_y.insert(hit_y.end(), y_hit, y_hit + dim);
+    hit_obs.insert(hit_obs.end(), obs, obs + nobs);
+  }
+
+  /// Puts the records in their canonical order: by member, then by crossing number (= time).
+  void sort_hits() {
+    std::vector<std::size_t> p(hit_member.size());
+    for (std::size_t r = 0; r < p.size(); ++r) p[r] = r;
+    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) {
+      return hit_member[a] != hit_member[b] ? hit_member[a] < hit_member[b] : hit_index[a] < hit_index[b];
+    });
+    auto permute = [&](auto& v, std::size_t width) {
+      auto old = v;
+      for (std::size_t r = 0; r < p.size(); ++r)
+        for (std::size_t w = 0; w < width; ++w) v[r * width + w] = old[p[r] * width + w];
+    };
+    permute(hit_member, 1);
+    permute(hit_index, 1);
+    permute(hit_t, 1);
+    permute(hit_y, std::size_t(dim));
+    if (nobs > 0) permute(hit_obs, std::size_t(nobs));
   }
 };
 

@@ -33,9 +33,11 @@ inline int cpu_threads(int requested) {
   return requested > 0 ? requested : (hw > 0 ? hw : 1);
 }
 
-/// Integrates every member of e with Method on the CPU.
-template <class Method, class Model>
-EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, const RunOptions& opt) {
+/// Integrates every member of e with Method on the CPU; with a section, records its crossings
+/// (at most e.max_hits per member and chunk are kept, the rest counted as lost).
+template <class Method, class Model, class Section = NoSection>
+EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, const RunOptions& opt,
+                                                    const Section& section = {}) {
   using E = Ensemble<Model>;
   using T = typename E::T;
   using P = typename E::space::point;
@@ -53,8 +55,26 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
   for (std::size_t i = 0; i < n; ++i) traj[i] = start(e.state(i), e.t0[i], e.control[i].h);
 
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
+  constexpr bool sections = !std::is_same_v<Section, NoSection>;
+  // Per-chunk hit slots (slot j of member i at [j·n + i]), as on the GPU.
+  const std::size_t slots = sections ? std::size_t(e.max_hits) : 0;
+  std::vector<T> slot_t(slots * n), slot_y(slots * E::dim * n), slot_obs(slots * E::nobs * n);
+  std::vector<long> found(n, 0);
   for (int c = 0; c < plan.chunks; ++c) {
+    std::fill(found.begin(), found.end(), 0);
     detail::parallel_for(n, threads, [&](std::size_t i) {
+      auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
+        if (!confirmed) { ++out.suspects[i]; return; }
+        ++out.hits[i];
+        const long j = found[i]++;
+        if (j >= long(slots)) { ++out.lost_hits[i]; return; }
+        slot_t[std::size_t(j) * n + i] = t_hit;
+        for (int d = 0; d < E::dim; ++d) slot_y[(std::size_t(j) * E::dim + d) * n + i] = y_hit[d];
+        if constexpr (E::nobs > 0) {
+          const auto o = e.model[i].observables(y_hit);
+          for (int q = 0; q < E::nobs; ++q) slot_obs[(std::size_t(j) * E::nobs + q) * n + i] = o[q];
+        }
+      };
       auto record = [&](int k, const Trajectory<P>& s) {
         out.sample_t[k * n + i] = s.t;
         for (int d = 0; d < E::dim; ++d) out.sample_y[(std::size_t(k) * E::dim + d) * n + i] = s.y[d];
@@ -66,12 +86,25 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
       const T t0 = e.t0[i], t1 = e.t1[i];
       if (opt.adaptive) {
         if constexpr (Method::order_hat > 0) {
-          advance<Method, true>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record);
+          advance<Method, true>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record,
+                                section, on_hit);
         }
       } else {
-        advance<Method, false>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record);
+        advance<Method, false>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record,
+                               section, on_hit);
       }
     });
+    if constexpr (sections) {  // flush this chunk's kept hits into records
+      T y[E::dim], o[E::nobs > 0 ? E::nobs : 1];
+      for (std::size_t i = 0; i < n; ++i) {
+        const long kept = std::min(found[i], long(slots));
+        for (long j = 0; j < kept; ++j) {
+          for (int d = 0; d < E::dim; ++d) y[d] = slot_y[(std::size_t(j) * E::dim + d) * n + i];
+          for (int q = 0; q < E::nobs; ++q) o[q] = slot_obs[(std::size_t(j) * E::nobs + q) * n + i];
+          out.add_hit(i, int(out.hits[i] - found[i] + j), slot_t[std::size_t(j) * n + i], y, o);
+        }
+      }
+    }
     if (opt.progress) {
       double done = 0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -87,6 +120,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
     out.rejected[i] = traj[i].rejected;
     out.status[i] = std::uint8_t(traj[i].status);
   }
+  out.sort_hits();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "../host/run_cpu.hpp"
 #include "ensemble_gpu.hpp"
 #include "ensembles.hpp"
+#include <liebatch/models/pendulum_chain.hpp>
 
 namespace lbtest {
 
@@ -19,6 +20,35 @@ std::vector<GpuCase> gpu_cases() {
   add_heavy_top_cases(v);
   add_pendulum_cases(v);
   return v;
+}
+
+std::string gpu_sections_check() {
+  lb::Ensemble<lb::PendulumChain<double, 1>> e;
+  e.size = 500;
+  e.model.v = {{{1.0}, {1.0}, 9.81}};
+  e.t1.v = {10.0};
+  e.y0.resize(6 * e.size);
+  for (std::size_t i = 0; i < e.size; ++i) {  // released from rest at 0.2 … 1.2 rad in the x–z plane
+    const double a = 0.2 + double(i) / double(e.size);
+    e.y0[0 * e.size + i] = std::sin(a);
+    e.y0[2 * e.size + i] = -std::cos(a);
+  }
+  e.control.v[0].atol = e.control.v[0].rtol = 1e-10;
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.chunks = 4;
+  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
+  const auto cpu = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
+  o.gpu_batch = 128;
+  const auto gpu = lb::cuda::run_gpu<lb::methods::rkmk54>(e, o, plane);
+  if (cpu.hit_member != gpu.hit_member || cpu.hit_index != gpu.hit_index) {
+    return "CPU and GPU record different crossings (" + std::to_string(cpu.hit_t.size()) + " vs " +
+           std::to_string(gpu.hit_t.size()) + ")";
+  }
+  for (std::size_t r = 0; r < cpu.hit_t.size(); ++r) {
+    if (std::abs(cpu.hit_t[r] - gpu.hit_t[r]) > 1e-8) return "crossing time differs at record " + std::to_string(r);
+  }
+  return "";
 }
 
 std::string gpu_structure_check() {

@@ -27,4 +27,8 @@ std::vector<GpuCase> gpu_cases();
 /// members carry Status::nonfinite on GPU and CPU alike. "" when all holds, else what failed.
 std::string gpu_structure_check();
 
+/// The same section crossings, in the same order per member, from CPU and GPU (pendulum ensemble,
+/// GPU in batches). "" when all holds, else what differs.
+std::string gpu_sections_check();
+
 }  // namespace lbtest

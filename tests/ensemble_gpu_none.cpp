@@ -5,5 +5,6 @@ namespace lbtest {
 
 std::vector<GpuCase> gpu_cases() { return {}; }
 std::string gpu_structure_check() { return "built without CUDA"; }
+std::string gpu_sections_check() { return "built without CUDA"; }
 
 }  // namespace lbtest

@@ -24,4 +24,9 @@ TEST(EnsembleGpu, BatchesChunksAndPoisonedMembers) {
   EXPECT_EQ(lbtest::gpu_structure_check(), "");
 }
 
+TEST(EnsembleGpu, SectionCrossingsMatchTheCpu) {
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_EQ(lbtest::gpu_sections_check(), "");
+}
+
 }  // namespace

@@ -117,3 +117,90 @@ TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
 }
 
 }  // namespace
+
+#include "../host/run_cpu.hpp"
+
+namespace {
+
+/// n planar pendulums released from rest at angles 0.2 … 1.2.
+lb::Ensemble<P1> pendulums(std::size_t n) {
+  lb::Ensemble<P1> e;
+  e.size = n;
+  e.model.v = {P1{{1.0}, {1.0}, 9.81}};
+  e.t1.v = {10.0};
+  e.y0.resize(6 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Y y = released(0.2 + 1.0 * double(i) / double(n));
+    for (int d = 0; d < 6; ++d) e.y0[d * n + i] = y[d];
+  }
+  lb::StepControl<double> c;
+  c.atol = c.rtol = 1e-11;
+  c.h = 1e-3;
+  e.control.v = {c};
+  return e;
+}
+
+TEST(SectionsEnsemble, RecordsMatchTheClosedFormForEveryMember) {
+  const auto e = pendulums(64);
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.chunks = 3;
+  const auto out = lb::run_cpu<lb::methods::rkmk54>(e, o, lb::Hyperplane<double>{0, 0.0, lb::Crossing::both});
+  double worst = 0;
+  std::size_t r = 0;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const double T = period(0.2 + double(i) / double(e.size), 9.81);
+    const long expected = long(std::floor(10.0 / (T / 2) + 0.5));
+    ASSERT_EQ(out.hits[i], expected) << "member " << i;
+    EXPECT_EQ(out.lost_hits[i], 0);
+    for (long k = 0; k < expected; ++k, ++r) {
+      ASSERT_EQ(out.hit_member[r], i);
+      ASSERT_EQ(out.hit_index[r], k);
+      worst = std::max(worst, std::abs(out.hit_t[r] - (2.0 * double(k) + 1) * T / 4));
+      EXPECT_LE(std::abs(out.hit_y[r * 6]), 1e-9);  // q_x = 0
+      EXPECT_NEAR(out.hit_obs[r * 3], e.model[0].energy(e.state(i)), 1e-8);  // observables at the hit
+    }
+  }
+  EXPECT_EQ(r, out.hit_t.size());
+  EXPECT_LE(worst, 1e-8);
+  std::printf("%zu records, worst |t - closed form| %.1e\n", r, worst);
+}
+
+TEST(SectionsEnsemble, OverflowIsCountedNeverSilent) {
+  auto e = pendulums(20);
+  e.max_hits = 2;
+  lb::RunOptions o;
+  o.adaptive = true;
+  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
+  const auto one = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);  // one chunk: 2 kept per member
+  for (std::size_t i = 0; i < e.size; ++i) {
+    EXPECT_GT(one.hits[i], 2);
+    EXPECT_EQ(one.lost_hits[i], one.hits[i] - 2);
+  }
+  EXPECT_EQ(one.hit_t.size(), 2 * e.size);
+  o.chunks = 20;  // flushed every 0.5 s: at most one crossing per chunk, none lost
+  const auto flushed = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
+  EXPECT_EQ(flushed.total_lost_hits(), 0);
+  long all = 0;
+  for (long h : flushed.hits) all += h;
+  EXPECT_EQ(long(flushed.hit_t.size()), all);
+  EXPECT_EQ(one.total_lost_hits() + long(one.hit_t.size()), all);  // the same crossings, kept or counted
+}
+
+TEST(SectionsEnsemble, RecordsAreIndependentOfThreadsAndChunks) {
+  const auto e = pendulums(100);
+  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::up};
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.threads = 1;
+  const auto a = lb::run_cpu<lb::methods::cf43>(e, o, plane);
+  o.threads = 3;
+  o.chunks = 7;
+  const auto b = lb::run_cpu<lb::methods::cf43>(e, o, plane);
+  EXPECT_EQ(a.hit_member, b.hit_member);
+  EXPECT_EQ(a.hit_index, b.hit_index);
+  EXPECT_EQ(a.hit_t, b.hit_t);
+  EXPECT_EQ(a.hit_y, b.hit_y);
+}
+
+}  // namespace
