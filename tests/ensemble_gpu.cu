@@ -13,12 +13,14 @@ namespace lbtest {
 void add_rigid_body_cases(std::vector<GpuCase>& v);
 void add_heavy_top_cases(std::vector<GpuCase>& v);
 void add_pendulum_cases(std::vector<GpuCase>& v);
+void add_quadrotor_cases(std::vector<GpuCase>& v);
 
 std::vector<GpuCase> gpu_cases() {
   std::vector<GpuCase> v;
   add_rigid_body_cases(v);
   add_heavy_top_cases(v);
   add_pendulum_cases(v);
+  add_quadrotor_cases(v);
   return v;
 }
 

@@ -1,5 +1,6 @@
 // The state-dependent, non-commuting test problems of the method tests, in any precision:
-// free rigid body on so*(3), heavy top on se*(3), double spherical pendulum on (TS²)².
+// free rigid body on so*(3), heavy top on se*(3), double spherical pendulum on (TS²)², and the
+// controlled two-quadrotor load (time-dependent) on ℝ⁶ × (SO(3) × so(3))² × (TS²)².
 #pragma once
 #include <cmath>
 
@@ -7,6 +8,7 @@
 #include <liebatch/models/free_rigid_body.hpp>
 #include <liebatch/models/heavy_top.hpp>
 #include <liebatch/models/heavy_top_spatial.hpp>
+#include <liebatch/models/load_transport.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
 
 namespace lbtest {
@@ -57,6 +59,18 @@ struct DoublePendulumProblem {
     const T s = sqrt(T(2)) / T(2);
     return lb::Vec<T, 12>{{s, T(0), s, T(0), T(1), T(0), s, T(0), s, T(0), T(1), T(0)}};
   }
+};
+
+/// Paper 2022 §6.2: two quadrotors carrying a load under the load-transport controller.
+struct QuadrotorLoadProblem {
+  static constexpr const char* name = "two quadrotors + load on R^6 x (SO(3) x so(3))^2 x (TS2)^2";
+  static constexpr double t_end = 1.0;
+  template <class T> static auto model() {
+    using Path = lb::ParabolicPath<T>;
+    return lb::QuadrotorLoad<T, lb::LoadTransport<T, Path>>{lb::QuadrotorLoadParams<T>::paper(),
+                                                            lb::LoadTransport<T, Path>::paper(Path::paper())};
+  }
+  template <class T> static auto y0() { return lb::QuadrotorLoadState<T>::paper_initial(); }
 };
 
 }  // namespace lbtest

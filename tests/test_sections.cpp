@@ -31,16 +31,22 @@ double period(double a, double g) {
   return 4 * (M_PI / (2 * x)) / std::sqrt(g);
 }
 
-template <class Method, bool adaptive>
-std::vector<Hit> run(const P1& m, const Y& y0, double t1, const lb::StepControl<double>& c, lb::Crossing dir,
-                     lb::Outcome<Y>* end = nullptr) {
+template <class Method, bool adaptive, class Section>
+std::vector<Hit> run_with(const P1& m, const Y& y0, double t1, const lb::StepControl<double>& c, const Section& sec,
+                          lb::Outcome<Y>* end = nullptr) {
   std::vector<Hit> hits;
   auto s = lb::start(y0, 0.0, c.h);
-  const lb::Hyperplane<double> plane{0, 0.0, dir};  // q_x = 0: the pendulum passes the vertical
-  lb::advance<Method, adaptive>(m, s, 0.0, t1, c, 0, t1, [](int, const auto&) {}, plane,
+  lb::advance<Method, adaptive>(m, s, 0.0, t1, c, 0, t1, [](int, const auto&) {}, sec,
                                 [&](double t, const Y& y, bool ok) { hits.push_back({t, y, ok}); });
   if (end) *end = lb::outcome(s);
   return hits;
+}
+
+/// Crossings of q_x = 0 (the pendulum passes the vertical) in direction dir.
+template <class Method, bool adaptive>
+std::vector<Hit> run(const P1& m, const Y& y0, double t1, const lb::StepControl<double>& c, lb::Crossing dir,
+                     lb::Outcome<Y>* end = nullptr) {
+  return run_with<Method, adaptive>(m, y0, t1, c, lb::Hyperplane<double>{0, 0.0, dir}, end);
 }
 
 TEST(Sections, CrossingTimesMatchThePendulumsClosedForm) {
@@ -114,6 +120,90 @@ TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
   EXPECT_NEAR(hits[0].t, t_down, 1e-3);  // RKMK4 at h = 0.2: crossing times to ~1e-4
   EXPECT_NEAR(hits[1].t, t_up, 1e-3);
   std::printf("crossings in one step: %.5f, %.5f (reference %.5f, %.5f)\n", hits[0].t, hits[1].t, t_down, t_up);
+}
+
+/// F(φ, k) = ∫₀^φ dθ/√(1 − k² sin²θ) by composite Simpson (smooth integrand, 4000 panels).
+double elliptic_f(double phi, double k) {
+  const int n = 4000;
+  auto g = [&](double th) { return 1 / std::sqrt(1 - k * k * std::sin(th) * std::sin(th)); };
+  double sum = g(0) + g(phi);
+  for (int i = 1; i < n; ++i) sum += (i % 2 ? 4 : 2) * g(phi * i / n);
+  return sum * phi / (3 * n);
+}
+
+/// A user-defined section, nonlinear in the state: s = q_x² − c², the pendulum at |x| = c.
+struct AbsX {
+  double c;
+  lb::Crossing direction = lb::Crossing::both;
+  double operator()(double, const Y& y) const { return y[0] * y[0] - c * c; }
+  double rate(double, const Y& y, const Y& F) const { return 2 * y[0] * F[0]; }
+};
+
+TEST(Sections, UserDefinedSectionMatchesTheEllipticClosedForm) {
+  // Released from rest at a: sin(θ/2) = k sn(K − ω₀t, k), k = sin(a/2), ω₀ = √(g/L). |x| = sin|θ| = c
+  // at θ = ±θ*, i.e. sn(v) = sin(θ*/2)/k, v = F(arcsin(sin(θ*/2)/k), k): the crossings are at
+  // ((2n + 1)K ∓ v)/ω₀.
+  const P1 m{{1.0}, {1.0}, 9.81};
+  const double a = 1.0, c = 0.5, k = std::sin(a / 2), w0 = std::sqrt(9.81);
+  const double K = elliptic_f(M_PI / 2, k), v = elliptic_f(std::asin(std::sin(std::asin(c) / 2) / k), k);
+  ASSERT_NEAR(4 * K / w0, period(a, 9.81), 1e-12);  // the quadrature agrees with the AGM
+  lb::StepControl<double> ctl;
+  ctl.atol = ctl.rtol = 1e-12;
+  ctl.h = 1e-3;
+  const auto hits = run_with<lb::methods::rkmk54, true>(m, released(a), 6.0, ctl, AbsX{c});
+  ASSERT_GE(hits.size(), 10u);
+  double worst = 0;
+  for (std::size_t j = 0; j < hits.size(); ++j) {
+    const double n = double(j / 2), expect = ((2 * n + 1) * K + (j % 2 ? v : -v)) / w0;
+    worst = std::max(worst, std::abs(hits[j].t - expect));
+    EXPECT_NEAR(std::abs(hits[j].y[0]), c, 1e-10);
+  }
+  std::printf("|x| = %.1f: %zu crossings, worst |t - closed form| = %.1e\n", c, hits.size(), worst);
+  EXPECT_LE(worst, 1e-9);
+}
+
+TEST(Sections, ExtraConditionEqualsTheDirectionFilter) {
+  // q_x = 0 crossed in both directions but kept only where ω_y < 0 (x increasing: ω = θ̇(0, −1, 0))
+  // must be exactly the upward crossings.
+  const P1 m{{1.0}, {1.0}, 9.81};
+  lb::StepControl<double> ctl;
+  ctl.h = 0.01;
+  auto moving_right = [](double, const Y& y) { return y[4] < 0; };
+  const lb::Conditioned<lb::Hyperplane<double>, decltype(moving_right)> cond{{0, 0.0, lb::Crossing::both}, moving_right};
+  const auto kept = run_with<lb::methods::rkmk4, false>(m, released(0.7), 5.0, ctl, cond);
+  const auto up = run<lb::methods::rkmk4, false>(m, released(0.7), 5.0, ctl, lb::Crossing::up);
+  const auto both = run<lb::methods::rkmk4, false>(m, released(0.7), 5.0, ctl, lb::Crossing::both);
+  ASSERT_FALSE(up.empty());
+  ASSERT_LT(kept.size(), both.size());
+  ASSERT_EQ(kept.size(), up.size());
+  for (std::size_t j = 0; j < up.size(); ++j) EXPECT_EQ(kept[j].t, up[j].t);
+}
+
+TEST(Sections, StroboscopicHitsAreExactInTimeAndFollowTheClosedForm) {
+  // Strobing at half the period, the pendulum released from rest at a is at rest at ±a:
+  // q_x = (−1)ᵏ sin a. Several strobes inside one long step are all recorded.
+  const P1 m{{1.0}, {1.0}, 9.81};
+  const double a = 0.8, T = period(a, 9.81);
+  const lb::Stroboscopic<double> strobe{0.0, T / 2};
+  lb::StepControl<double> ctl;
+  ctl.atol = ctl.rtol = 1e-12;
+  ctl.h = 1e-3;
+  const auto hits = run_with<lb::methods::rkmk54, true>(m, released(a), 10.0, ctl, strobe);
+  ASSERT_EQ(hits.size(), std::size_t(10.0 / (T / 2)));
+  double worst = 0;
+  for (std::size_t j = 0; j < hits.size(); ++j) {
+    EXPECT_EQ(hits[j].t, double(j + 1) * (T / 2));
+    worst = std::max(worst, std::abs(hits[j].y[0] - (j % 2 ? 1 : -1) * std::sin(a)));
+    EXPECT_NEAR(lb::norm(m.q(hits[j].y, 0)), 1.0, 1e-14);
+  }
+  std::printf("%zu strobes, worst |q_x - closed form| = %.1e\n", hits.size(), worst);
+  EXPECT_LE(worst, 1e-9);
+  // Fixed steps of 0.25 with strobes every 0.1: two or three per step, every one recorded in order.
+  lb::StepControl<double> big;
+  big.h = 0.25;
+  const auto many = run_with<lb::methods::rkmk4, false>(m, released(a), 2.0, big, lb::Stroboscopic<double>{0.0, 0.1});
+  ASSERT_EQ(many.size(), 20u);
+  for (std::size_t j = 0; j < many.size(); ++j) EXPECT_DOUBLE_EQ(many[j].t, 0.1 * double(j + 1));
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ template <class T> LB_HD T tan(T x) { using std::tan; return tan(x); }
 template <class T> LB_HD T atan2(T y, T x) { using std::atan2; return atan2(y, x); }
 template <class T> LB_HD T pow(T x, T y) { using std::pow; return pow(x, y); }
 template <class T> LB_HD T abs(T x) { using std::abs; return abs(x); }
+template <class T> LB_HD T floor(T x) { using std::floor; return floor(x); }
 template <class T> LB_HD bool isfinite(T x) { using std::isfinite; return isfinite(x); }
 
 /// π in T to the type's precision (extended types compute it once per call: host only).

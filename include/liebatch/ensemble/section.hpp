@@ -4,6 +4,8 @@
 // at the method's order, and the main step sequence is untouched. Two crossings hidden inside one
 // step (s back to its sign) are caught by a cubic Hermite check on s and ṡ = ∇s·ψ_*(f(y))|_y at
 // both ends; suspects are confirmed by re-taking the step to the cubic's extremum.
+// A section is any type with s(t, y), rate(t, y, F) = ṡ and a direction (Hyperplane is the built-in
+// one); Conditioned adds an extra condition on the hit; Stroboscopic sections are exact in time.
 #pragma once
 #include <cstdint>
 
@@ -25,6 +27,19 @@ template <class T> struct Hyperplane {
   template <class P> LB_HD T rate(T /*t*/, const P& /*y*/, const P& F) const { return F[component]; }
 };
 
+/// The stroboscopic section t = t₀ + kT, k ≥ 1: hit times are exact, and the state there is the
+/// step re-taken to that time (any step size; several strobes in one step are all recorded).
+template <class T> struct Stroboscopic {
+  T t0;
+  T period;  ///< T > 0
+};
+
+/// A section whose located hits count only where `accept(t, y)` holds (an extra condition, e.g.
+/// Γ_z = 0 with Π_z > 0). Detection and location are the underlying section's.
+template <class Section, class Condition> struct Conditioned : Section {
+  Condition accept;
+};
+
 /// Default root tolerance of crossings, in units of the step: 1e-12 in double, 64ε in float.
 template <class T> LB_HD T default_hit_tol() {
   const T e = T(64) * epsilon<T>();
@@ -35,6 +50,11 @@ template <class T> LB_HD T default_hit_tol() {
 struct NoSection {};
 
 namespace detail {
+template <class Section, class T, class P> LB_HD bool accepted(const Section& sec, T t, const P& y) {
+  if constexpr (requires { sec.accept(t, y); }) return sec.accept(t, y);
+  else return true;
+}
+
 template <class T> LB_HD bool counts(Crossing d, T s0, T s1) {
   const bool up = s0 < T(0) && !(s1 < T(0)), down = s0 > T(0) && !(s1 > T(0));
   return (up && (std::uint8_t(d) & 1)) || (down && (std::uint8_t(d) & 2));
@@ -80,21 +100,21 @@ LB_HD typename Model::space::scalar locate(const Model& model, const Section& se
   return take_a ? a : b;
 }
 
-/// Crossings of sec over an accepted step (t, y) → (t + h, y1), in time order: on_hit(t*, y*, true)
-/// for each located crossing, on_hit(t, y, false) for a suspected pair of crossings the re-taken
-/// step did not confirm. tol: root tolerance relative to the step (θ units).
+namespace detail {
 template <class Method, class Model, class Section, class OnHit>
-LB_HD void find_crossings(const Model& model, const Section& sec, typename Model::space::scalar t,
-                          const typename Model::space::point& y, typename Model::space::scalar h,
-                          const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
+LB_HD void sign_changes(const Model& model, const Section& sec, typename Model::space::scalar t,
+                        const typename Model::space::point& y, typename Model::space::scalar h,
+                        const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
   using S = typename Model::space;
   using T = typename S::scalar;
   typename S::point yh;
+  auto hit = [&](T th, const typename S::point& yt) {
+    if (detail::accepted(sec, t + th * h, yt)) on_hit(t + th * h, yt, true);
+  };
   const T s0 = sec(t, y), s1 = sec(t + h, y1);
   if ((s0 < T(0)) != (s1 < T(0))) {  // one crossing (an odd number)
     if (detail::counts(sec.direction, s0, s1)) {
-      const T th = locate<Method>(model, sec, t, y, h, T(0), s0, y, T(1), s1, y1, tol, &yh);
-      on_hit(t + th * h, yh, true);
+      hit(locate<Method>(model, sec, t, y, h, T(0), s0, y, T(1), s1, y1, tol, &yh), yh);
     }
     return;
   }
@@ -126,15 +146,39 @@ LB_HD void find_crossings(const Model& model, const Section& sec, typename Model
       return;
     }
     if (detail::counts(sec.direction, s0, sm)) {
-      const T a = locate<Method>(model, sec, t, y, h, T(0), s0, y, th, sm, ym, tol, &yh);
-      on_hit(t + a * h, yh, true);
+      hit(locate<Method>(model, sec, t, y, h, T(0), s0, y, th, sm, ym, tol, &yh), yh);
     }
     if (detail::counts(sec.direction, sm, s1)) {
-      const T b = locate<Method>(model, sec, t, y, h, th, sm, ym, T(1), s1, y1, tol, &yh);
-      on_hit(t + b * h, yh, true);
+      hit(locate<Method>(model, sec, t, y, h, th, sm, ym, T(1), s1, y1, tol, &yh), yh);
     }
     return;
   }
+}
+
+/// Every t₀ + kT in (t, t + h], the state there the step re-taken (the step's end taken as is).
+template <class Method, class Model, class OnHit>
+LB_HD void strobes(const Model& model, const Stroboscopic<typename Model::space::scalar>& sec,
+                   typename Model::space::scalar t, const typename Model::space::point& y,
+                   typename Model::space::scalar h, const typename Model::space::point& y1, OnHit&& on_hit) {
+  using T = typename Model::space::scalar;
+  for (T k = lb::floor((t - sec.t0) / sec.period) + T(1);; k += T(1)) {
+    const T tk = sec.t0 + k * sec.period;
+    if (tk > t + h) break;
+    if (tk > t) on_hit(tk, tk == t + h ? y1 : Method::step(model, t, y, tk - t).y, true);
+  }
+}
+}  // namespace detail
+
+/// Crossings of sec over an accepted step (t, y) → (t + h, y1), in time order: on_hit(t*, y*, true)
+/// for each located crossing, on_hit(t, y, false) for a suspected pair of crossings the re-taken
+/// step did not confirm. tol: root tolerance relative to the step (θ units). Stroboscopic sections
+/// report every strobe time in (t, t + h].
+template <class Method, class Model, class Section, class OnHit>
+LB_HD void find_crossings(const Model& model, const Section& sec, typename Model::space::scalar t,
+                          const typename Model::space::point& y, typename Model::space::scalar h,
+                          const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
+  if constexpr (requires { sec.period; }) detail::strobes<Method>(model, sec, t, y, h, y1, on_hit);
+  else detail::sign_changes<Method>(model, sec, t, y, h, y1, tol, on_hit);
 }
 
 }  // namespace lb

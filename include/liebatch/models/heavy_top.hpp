@@ -26,6 +26,11 @@ template <class T> struct HeavyTop {
     const Vec3<T> P = y.template seg<0, 3>(), G = y.template seg<3, 3>();
     return T(0.5) * dot(P, omega(y)) + mass * gravity * dot(com, G);
   }
+  /// y with Π scaled by λ (kinetic energy × λ², Γ kept).
+  LB_HD point scale_velocity(point y, T lambda) const {
+    y.set_seg(0, lambda * y.template seg<0, 3>());
+    return y;
+  }
   /// Casimirs |Γ| and Π·Γ (the latter is the vertical angular momentum).
   LB_HD T gamma_norm(const point& y) const { return norm(y.template seg<3, 3>()); }
   LB_HD T vertical_momentum(const point& y) const { return dot(y.template seg<0, 3>(), y.template seg<3, 3>()); }

@@ -83,6 +83,11 @@ template <class T, int N> struct PendulumChain {
     return out;
   }
 
+  /// y with every ωᵢ scaled by λ (kinetic energy × λ², configuration kept).
+  LB_HD point scale_velocity(point y, T lambda) const {
+    for (int i = 0; i < N; ++i) y.set_seg(6 * i + 3, lambda * w(y, i));
+    return y;
+  }
   /// Total energy T + U with T = ½ Σ M_ij q̇ᵢ·q̇ⱼ and U = g Σᵢ mᵢ zᵢ (zᵢ the height of mass i).
   LB_HD T energy(const point& y) const {
     Vec3<T> x = Vec3<T>::zero(), v = Vec3<T>::zero();

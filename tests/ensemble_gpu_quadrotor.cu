@@ -1,0 +1,9 @@
+// CPU-vs-GPU cases for the QuadrotorLoad problem (a 42-dimensional state, a time-dependent
+// controller evaluated at every stage), every method.
+#include "ensemble_gpu_cases.cuh"
+
+namespace lbtest {
+
+void add_quadrotor_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(QuadrotorLoadProblem) }
+
+}  // namespace lbtest
