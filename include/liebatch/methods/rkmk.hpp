@@ -29,7 +29,7 @@ using DexpinvIdentity = DexpinvTruncated<0>;
 
 /// Stage angles at or above this end a trajectory with Status::dexpinv_singular: dexp⁻¹ is
 /// singular at 2π and verified to round-off up to 2π − 0.1.
-template <class T> LB_HD T dexpinv_angle_limit() { return T(2) * pi<T>() - T(0.1); }
+template <class T> LB_HD T dexpinv_angle_limit() { return T(6.183185307179586476925286766559); }  // 2π − 0.1
 
 /// RKMK method of tableau `tab` with dexp⁻¹ policy D; with `embedded` it also estimates the
 /// error from the tableau's b̂.

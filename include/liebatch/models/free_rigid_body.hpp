@@ -18,6 +18,8 @@ template <class T> struct FreeRigidBody {
   LB_HD T energy(const point& mu) const {
     return T(0.5) * (mu[0] * mu[0] / inertia[0] + mu[1] * mu[1] / inertia[1] + mu[2] * mu[2] / inertia[2]);
   }
+  /// μ scaled by λ (energy × λ²).
+  LB_HD point scale_velocity(const point& mu, T lambda) const { return lambda * mu; }
   /// The Casimir |μ| (kept to round-off by every Lie group method).
   LB_HD T casimir(const point& mu) const { return norm(mu); }
   /// Recorded at output samples: (energy, |μ|).

@@ -12,7 +12,7 @@ namespace lb {
 enum class SamplerKind : std::uint8_t { grid, box, sobol };
 
 struct UnitSampler {
-  static constexpr int max_dim = 16;
+  static constexpr int max_dim = 32;
   SamplerKind kind = SamplerKind::box;
   int dim = 1;
   std::uint64_t seed = 0;         ///< box: the Philox key; sobol: digital-shift key (0: unshifted)

@@ -1,0 +1,510 @@
+// run, poincare, converge, validate and list: read the config, run on the CPU, write one HDF5 file
+// (renamed into place only when complete), a CSV for small tables, PNG plots, and a summary.
+#include "commands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include "../device.hpp"
+#include "h5_writer.hpp"
+#include "plot.hpp"
+#include "progress.hpp"
+#include "registry.hpp"
+#include "study.hpp"
+
+#ifndef LIEBATCH_VERSION
+#define LIEBATCH_VERSION "unknown"
+#endif
+
+namespace lb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot read config '" + path + "'");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string output_path(const Options& o) {
+  if (!o.output.empty()) return o.output;
+  return fs::path(o.config).stem().string() + ".h5";
+}
+
+/// The output's name with another extension ("run.h5" → "run.png").
+std::string sibling(const std::string& h5, const std::string& ext) {
+  fs::path p(h5);
+  p.replace_extension(ext);
+  return p.string();
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+/// Where the run goes. The command line integrates on the CPU; its GPU path is not built yet.
+std::string pick_device(const Options& o) {
+  if (o.device == "gpu")
+    throw std::runtime_error("device 'gpu': the command line's GPU path is not implemented yet (use --device cpu; the library's "
+                             "lb::cuda::run_gpu runs ensembles on the GPU)");
+  const std::string why = gpu_unavailable_reason();
+  if (o.device == "cpu") return "cpu (requested)";
+  return "cpu (auto: " + (why.empty() ? std::string("the command line's GPU path is not built yet") : why) + ")";
+}
+
+Study load(const Options& o, Command c) {
+  Study st = read_study(read_text(o.config), c, fs::path(o.config).parent_path().string().empty()
+                                                      ? std::string(".")
+                                                      : fs::path(o.config).parent_path().string());
+  st.run.threads = o.threads;
+  st.plot = st.plot && o.plot;
+  if (o.precision == "float") {
+    if (c != Command::run) throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and "
+                                             "validation use double)");
+    st.run.single = true;
+  }
+  return st;
+}
+
+const char* status_name(std::uint8_t s) {
+  static const char* names[] = {"running", "ok", "nonfinite", "step_underflow", "step_cap", "dexpinv_singular"};
+  return s < 6 ? names[s] : "unknown";
+}
+
+std::vector<std::string> status_names() {
+  std::vector<std::string> v;
+  for (std::uint8_t s = 0; s < 6; ++s) v.push_back(status_name(s));
+  return v;
+}
+
+/// "9998 ok, 2 nonfinite".
+std::string status_summary(const std::vector<std::uint8_t>& status) {
+  long count[7] = {};
+  for (auto s : status) ++count[std::min<int>(s, 6)];
+  std::string r;
+  for (std::uint8_t s = 0; s < 7; ++s)
+    if (count[s]) r += (r.empty() ? "" : ", ") + std::to_string(count[s]) + " " + status_name(s);
+  return r;
+}
+
+void write_header(H5Writer& w, const Study& st, const Options& o, const std::string& command, const std::string& device) {
+  w.attr("liebatch_version", LIEBATCH_VERSION);
+  w.attr("command", command);
+  w.attr("command_line", o.command_line);
+  w.attr("created", utc_now());
+  w.attr("device", device);
+  w.attr("model", st.model->name());
+  w.attr("method", st.run.method);
+  w.attr("precision", st.run.single ? "float" : "double");
+  w.attr("initial_states", st.sampler);
+  w.attr("config", st.config.dump(2));
+  w.write("names/state", st.model->state_names());
+  w.write("names/observables", st.model->obs_names());
+  w.write("names/status", status_names());
+}
+
+/// The per-member datasets of an ensemble, filled batch by batch (columns = members).
+class EnsembleSink {
+ public:
+  EnsembleSink(H5Writer& w, const Study& st, bool hits) : w_(w), hits_(hits) {
+    using K = H5Writer::Kind;
+    const auto n = std::uint64_t(st.init.count), d = std::uint64_t(st.model->dim());
+    const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
+    w.create("initial/y", K::f64, {d, n});
+    w.create("final/y", K::f64, {d, n});
+    w.create("final/t", K::f64, {n});
+    w.create("final/steps", K::i64, {n});
+    w.create("final/rejected", K::i64, {n});
+    w.create("final/status", K::u8, {n});
+    w.attr("final/status", "values", "0 running, 1 ok, 2 nonfinite, 3 step_underflow, 4 step_cap, 5 dexpinv_singular");
+    if (k > 0) {
+      w.create("samples/t", K::f64, {k, n});
+      w.create("samples/y", K::f64, {k, d, n});
+      w.create("samples/observables", K::f64, {k, q, n});
+    }
+    if (hits) {
+      w.create_rows("hits/member", K::i64, 0);
+      w.create_rows("hits/index", K::i64, 0);
+      w.create_rows("hits/t", K::f64, 0);
+      w.create_rows("hits/y", K::f64, d);
+      w.create_rows("hits/observables", K::f64, q);
+      w.create("hits/count", K::i64, {n});
+      w.create("hits/lost", K::i64, {n});
+      w.create("hits/suspected_pairs", K::i64, {n});
+    }
+  }
+  /// Members [i0, i0 + r.out.size) with initial states y0.
+  void add(std::size_t i0, const std::vector<double>& y0, const RunResult& r) {
+    const auto& o = r.out;
+    const auto c0 = std::uint64_t(i0), b = std::uint64_t(o.size);
+    w_.write_columns("initial/y", y0, c0, b);
+    w_.write_columns("final/y", o.y, c0, b);
+    w_.write_columns("final/t", o.t, c0, b);
+    w_.write_columns("final/steps", o.steps, c0, b);
+    w_.write_columns("final/rejected", o.rejected, c0, b);
+    w_.write_columns("final/status", o.status, c0, b);
+    if (o.samples > 0) {
+      w_.write_columns("samples/t", o.sample_t, c0, b);
+      w_.write_columns("samples/y", o.sample_y, c0, b);
+      w_.write_columns("samples/observables", o.sample_obs, c0, b);
+    }
+    if (hits_) {
+      std::vector<long> member, index(o.hit_index.begin(), o.hit_index.end());
+      for (auto m : o.hit_member) member.push_back(long(i0 + m));
+      w_.append_rows("hits/member", member, 0);
+      w_.append_rows("hits/index", index, 0);
+      w_.append_rows("hits/t", o.hit_t, 0);
+      w_.append_rows("hits/y", o.hit_y, std::uint64_t(o.dim));
+      w_.append_rows("hits/observables", o.hit_obs, std::uint64_t(o.nobs));
+      w_.write_columns("hits/count", o.hits, c0, b);
+      w_.write_columns("hits/lost", o.lost_hits, c0, b);
+      w_.write_columns("hits/suspected_pairs", o.suspects, c0, b);
+    }
+  }
+
+ private:
+  H5Writer& w_;
+  bool hits_;
+};
+
+/// Members per batch: as many as fit `budget` bytes of states, samples and hit slots (at least 1).
+std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
+  const std::size_t n = st.init.count;
+  if (requested > 0) return std::min(requested, n);
+  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
+  double per = 8 * (d * (3 + k) + q * k + 8);
+  if (st.run.section.kind != SectionSpec::none) per += 8 * st.run.section.max_hits * (d + q + 2);
+  if (extended) per *= 3;  // a long double run beside the double one
+  const double budget = 1024.0 * 1024 * 1024;
+  return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(budget / per)));
+}
+
+void note_plot(const std::string& png, const std::string& why, bool quiet) {
+  if (!why.empty()) std::cerr << "liebatch: no plot: " << why << "\n";
+  else if (!quiet) std::cout << "  plot: " << png << "\n";
+}
+
+/// Per observable, the largest |obs(t_k) − obs(t₀)| over the members that finished, against t_k.
+struct Drift {
+  std::vector<double> t, worst;  ///< [k], [k·nobs + q]
+  void add(const EnsembleOutput<double>& o) {
+    if (t.empty()) { t.assign(std::size_t(o.samples), 0); worst.assign(std::size_t(o.samples * o.nobs), 0); }
+    for (std::size_t i = 0; i < o.size; ++i) {
+      if (o.status[i] != std::uint8_t(Status::ok)) continue;
+      for (int k = 0; k < o.samples; ++k) {
+        t[std::size_t(k)] = o.sample_t[std::size_t(k) * o.size + i];
+        for (int q = 0; q < o.nobs; ++q) {
+          const auto at = [&](int kk) { return o.sample_obs[(std::size_t(kk) * std::size_t(o.nobs) + std::size_t(q)) * o.size + i]; };
+          double& w = worst[std::size_t(k * o.nobs + q)];
+          w = std::max(w, std::abs(at(k) - at(0)));
+        }
+      }
+    }
+  }
+  std::vector<Series> series(const std::vector<std::string>& names) const {
+    std::vector<Series> v;
+    const std::size_t nobs = names.size();
+    for (std::size_t q = 0; q < nobs; ++q) {
+      Series s{names[q], {}, {}};
+      for (std::size_t k = 1; k < t.size(); ++k) { s.x.push_back(t[k]); s.y.push_back(std::max(worst[k * nobs + q], 1e-300)); }
+      v.push_back(std::move(s));
+    }
+    return v;
+  }
+};
+
+int ensemble_command(const Options& opt, Command c) {
+  const bool poincare = c == Command::poincare;
+  Study st = load(opt, c);
+  if (!poincare && !st.config.contains("outputs")) st.run.samples = 2;  // observables at t0 and t1 by default
+  const std::string device = pick_device(opt);
+  H5Writer w(output_path(opt));
+  write_header(w, st, opt, poincare ? "poincare" : "run", device);
+  EnsembleSink sink(w, st, poincare);
+  const std::size_t n = st.init.count, batch = batch_size(st, opt.batch, false);
+  Progress progress(poincare ? "poincare" : "run", opt.quiet);
+  std::vector<std::uint8_t> status;
+  long steps = 0, rejected = 0, hits = 0, lost = 0;
+  Drift drift;
+  Series scatter{"hits", {}, {}};
+  int px = st.plot_x, py = st.plot_y;
+  if (px < 0) px = st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == 0 ? 1 : 0;
+  if (py < 0) py = px + 1 + (st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == px + 1 ? 1 : 0);
+  std::string where;
+  const auto t_start = Clock::now();
+  for (std::size_t i0 = 0; i0 < n; i0 += batch) {
+    RunSpec s = st.run;
+    s.size = std::min(batch, n - i0);
+    st.init.fill(i0, s.size, s.y0);
+    s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
+    const RunResult r = st.model->run(s);
+    sink.add(i0, s.y0, r);
+    where = r.out.device;
+    status.insert(status.end(), r.out.status.begin(), r.out.status.end());
+    for (std::size_t i = 0; i < r.out.size; ++i) { steps += r.out.steps[i]; rejected += r.out.rejected[i]; }
+    hits += long(r.out.hit_t.size());
+    lost += r.out.total_lost_hits();
+    if (r.out.samples >= 2) drift.add(r.out);
+    for (std::size_t h = 0; h < r.out.hit_t.size(); ++h) {
+      scatter.x.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(px)]);
+      scatter.y.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(py)]);
+    }
+  }
+  const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
+  w.attr("batches", double((n + batch - 1) / batch));
+  w.commit();
+
+  if (!opt.quiet) {
+    std::cout << (poincare ? "poincare: " : "run: ") << st.model->name() << ", " << st.run.method
+              << (st.run.adaptive ? " (adaptive)" : "") << ", " << n << " members on " << where
+              << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
+              << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall
+              << " s (" << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
+    if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost (raise max_hits)\n";
+    std::cout << "  output: " << w.path() << "\n";
+  }
+  if (st.plot) {
+    const std::string png = sibling(w.path(), ".png");
+    const auto names = st.model->state_names();
+    if (poincare && !scatter.x.empty())
+      note_plot(png, plot(png, {"Poincaré section: " + st.model->name() + ", " + std::to_string(n) + " members", names[std::size_t(px)],
+                                names[std::size_t(py)], false, false, true}, {scatter}), opt.quiet);
+    else if (!poincare && !drift.t.empty() && !st.model->obs_names().empty())
+      note_plot(png, plot(png, {"observable drift: max over members of |obs(t) - obs(t0)|, " + st.model->name() + ", " + st.run.method,
+                                "t", "drift", false, true, false}, drift.series(st.model->obs_names())), opt.quiet);
+  }
+  return ok;
+}
+
+/// max over the state's components of |a − b| / max(1, |b|).
+double rel_diff(const double* a, const double* b, int dim, std::size_t stride) {
+  double d = 0;
+  for (int c = 0; c < dim; ++c) {
+    const double x = a[std::size_t(c) * stride], y = b[std::size_t(c) * stride];
+    d = std::max(d, std::isnan(x) != std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
+  }
+  return d;
+}
+
+/// Least-squares slope of log e against log h over the points above their round-off floor,
+/// 10 ε |y| per step: (span/h)·10ε·scale.
+double fit_order(const std::vector<double>& h, const std::vector<double>& e, double span, double scale) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  for (std::size_t j = 0; j < h.size(); ++j) {
+    const double floor = span / h[j] * 10 * std::numeric_limits<double>::epsilon() * scale;
+    if (!(e[j] > floor) || !std::isfinite(e[j])) continue;
+    const double x = std::log(h[j]), y = std::log(e[j]);
+    sx += x; sy += y; sxx += x * x; sxy += x * y; ++n;
+  }
+  if (n < 2) return NAN;
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+}  // namespace
+
+int run_command(const Options& o) { return ensemble_command(o, Command::run); }
+int poincare_command(const Options& o) { return ensemble_command(o, Command::poincare); }
+
+int converge_command(const Options& opt) {
+  Study st = load(opt, Command::converge);
+  const std::string device = pick_device(opt);
+  H5Writer w(output_path(opt));
+  const auto& cs = st.converge;
+  const std::size_t n = st.init.count, nh = cs.steps.size();
+  const int dim = st.model->dim();
+  std::vector<double> y0;
+  st.init.fill(0, n, y0);
+
+  RunSpec ref = st.run;
+  ref.size = n;
+  ref.y0 = y0;
+  ref.method = cs.ref_method;
+  ref.adaptive = false;
+  ref.h = {cs.ref_h};
+  ref.samples = 0;
+  const RunResult rr = cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref);
+  for (std::size_t k = 0; k < n; ++k)
+    if (rr.out.status[k] != std::uint8_t(Status::ok))
+      throw std::runtime_error("converge: the reference run failed for initial state " + std::to_string(k) + " (" +
+                               status_name(rr.out.status[k]) + "); choose another reference step or method");
+  double scale = 1;
+  for (double x : rr.out.y) scale = std::max(scale, std::abs(x));
+
+  std::vector<double> error(cs.methods.size() * nh), order(cs.methods.size());
+  std::ofstream csv(sibling(w.path(), ".csv"));  // written next to the HDF5 file
+  csv << "method,h,error\n";
+  csv.precision(10);
+  if (!opt.quiet)
+    std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " "
+              << cs.ref_method << " h = " << cs.ref_h << "\n";
+  std::vector<Series> series;
+  for (std::size_t m = 0; m < cs.methods.size(); ++m) {
+    RunSpec s = st.run;
+    s.method = cs.methods[m];
+    s.adaptive = false;
+    s.samples = 0;
+    s.size = n * nh;
+    s.y0.assign(std::size_t(dim) * s.size, 0);
+    s.h.assign(s.size, 0);
+    for (std::size_t j = 0; j < nh; ++j)
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = j * n + k;
+        s.h[i] = cs.steps[j];
+        for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
+      }
+    const RunResult r = st.model->run(s);
+    Series ser{cs.methods[m], {}, {}};
+    for (std::size_t j = 0; j < nh; ++j) {
+      double e = 0;
+      for (std::size_t k = 0; k < n && !std::isnan(e); ++k) {
+        const std::size_t i = j * n + k;
+        if (r.out.status[i] != std::uint8_t(Status::ok)) e = NAN;
+        for (int d = 0; d < dim && !std::isnan(e); ++d) {
+          const double diff = std::abs(r.out.y[std::size_t(d) * s.size + i] - rr.out.y[std::size_t(d) * n + k]);
+          e = std::isnan(diff) ? NAN : std::max(e, diff);
+        }
+      }
+      error[m * nh + j] = e;
+      csv << cs.methods[m] << "," << cs.steps[j] << "," << e << "\n";
+      if (std::isfinite(e) && e > 0) { ser.x.push_back(cs.steps[j]); ser.y.push_back(e); }
+    }
+    order[m] = fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
+                         st.run.t1 - st.run.t0, scale);
+    if (!opt.quiet) {
+      std::cout << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << "; errors";
+      for (std::size_t j = 0; j < nh; ++j) std::cout << " " << error[m * nh + j];
+      std::cout << "\n";
+    }
+    ser.title += " (" + std::to_string(order[m]).substr(0, 4) + ")";
+    series.push_back(std::move(ser));
+  }
+  csv.close();
+  write_header(w, st, opt, "converge", device);
+  w.write("initial/y", y0, {std::uint64_t(dim), n});
+  w.write("converge/h", cs.steps, {nh});
+  w.write("converge/methods", cs.methods);
+  w.write("converge/error", error, {cs.methods.size(), nh});
+  w.write("converge/observed_order", order, {cs.methods.size()});
+  w.attr("converge/error", "meaning", "max over initial states of max_d |y_d(t1) - y_ref,d(t1)|");
+  w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over points above the round-off floor (t1 - t0)/h * 10 eps max|y|");
+  w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + std::to_string(cs.ref_h));
+  w.commit();
+  if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
+  if (st.plot) {
+    const std::string png = sibling(w.path(), ".png");
+    note_plot(png, plot(png, {"convergence at t1: " + st.model->name() + " (observed orders)", "h", "error", true, true, false}, series),
+              opt.quiet);
+  }
+  return ok;
+}
+
+int validate_command(const Options& opt) {
+  Study st = load(opt, Command::validate);
+  if (st.validate.against == "gpu")
+    throw std::runtime_error("validate against 'gpu': the command line's GPU path is not implemented yet; validate against "
+                             "'extended' (a long double CPU run), or use the GPU test suite (test_ensemble_gpu)");
+  const std::string device = pick_device(opt);
+  H5Writer w(output_path(opt));
+  write_header(w, st, opt, "validate", device);
+  EnsembleSink sink(w, st, false);
+  const std::size_t n = st.init.count, batch = batch_size(st, opt.batch, true);
+  // Per output: relative differences |a − b|/max(1, |b|) per member (and sample), max and median.
+  std::vector<std::string> names = {"final state"};
+  if (st.run.samples > 0) names.push_back("sampled states");
+  if (st.run.samples > 0 && !st.model->obs_names().empty()) names.push_back("sampled observables");
+  std::vector<std::vector<double>> diffs(names.size());
+  long status_mismatch = 0, max_steps = 1;
+  Progress progress("validate", opt.quiet);
+  for (std::size_t i0 = 0; i0 < n; i0 += batch) {
+    RunSpec s = st.run;
+    s.size = std::min(batch, n - i0);
+    st.init.fill(i0, s.size, s.y0);
+    s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
+    const RunResult a = st.model->run(s), b = st.model->run_extended(s);
+    sink.add(i0, s.y0, a);
+    const auto& A = a.out;
+    const auto& B = b.out;
+    for (std::size_t i = 0; i < A.size; ++i) {
+      diffs[0].push_back(rel_diff(&A.y[i], &B.y[i], A.dim, A.size));
+      status_mismatch += A.status[i] != B.status[i];
+      max_steps = std::max(max_steps, B.steps[i]);
+    }
+    for (int k = 0; k < A.samples; ++k)
+      for (std::size_t i = 0; i < A.size; ++i) {
+        const std::size_t o = std::size_t(k) * std::size_t(A.dim) * A.size + i;
+        diffs[1].push_back(rel_diff(&A.sample_y[o], &B.sample_y[o], A.dim, A.size));
+        if (A.nobs > 0) {
+          const std::size_t q = std::size_t(k) * std::size_t(A.nobs) * A.size + i;
+          diffs[2].push_back(rel_diff(&A.sample_obs[q], &B.sample_obs[q], A.nobs, A.size));
+        }
+      }
+  }
+  const MethodInfo mi = method_info(st.run.method);
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double bound = st.validate.bound > 0 ? st.validate.bound
+                       : st.run.adaptive   ? 100 * std::max(st.run.atol, st.run.rtol)
+                                           : 100.0 * mi.stages * double(max_steps) * eps;
+  std::vector<double> mx, med;
+  bool pass = status_mismatch == 0;
+  std::ofstream csv(sibling(w.path(), ".csv"));
+  csv << "output,max,median,bound\n";
+  if (!opt.quiet)
+    std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n << " members: double against long double\n";
+  for (std::size_t o = 0; o < names.size(); ++o) {
+    auto& d = diffs[o];
+    std::sort(d.begin(), d.end());
+    const double m = d.back(), md = d[d.size() / 2];
+    mx.push_back(m);
+    med.push_back(md);
+    pass = pass && m <= bound;
+    csv << names[o] << "," << m << "," << md << "," << bound << "\n";
+    if (!opt.quiet) std::cout << "  " << names[o] << ": max " << m << ", median " << md << (m <= bound ? "  ok" : "  ABOVE BOUND") << "\n";
+  }
+  if (!opt.quiet)
+    std::cout << "  statuses differing: " << status_mismatch << "\n  bound " << bound
+              << (st.validate.bound > 0 ? " (from the config)"
+                  : st.run.adaptive     ? " (100 x tolerance: the two runs may take different steps)"
+                                        : " (100 x stages x steps x eps: round-off accumulated over the steps)")
+              << "\n  " << (pass ? "PASS" : "FAIL") << "\n";
+  w.write("validate/outputs", names);
+  w.write("validate/max", mx, {mx.size()});
+  w.write("validate/median", med, {med.size()});
+  w.attr("validate_bound", bound);
+  w.attr("validate_result", pass ? "pass" : "fail");
+  w.attr("validate_against", "extended (long double CPU run, same method and steps)");
+  w.commit();
+  return pass ? ok : check_failed;
+}
+
+int list_command(const std::string& what) {
+  if (what == "models" || what == "all") std::cout << describe_models();
+  if (what == "methods" || what == "all") {
+    std::cout << (what == "all" ? "\n" : "") << "methods (name: order[, embedded order], stages):\n";
+    for (const auto& m : method_list())
+      std::cout << "  " << m.name << ": order " << m.order << (m.order_hat ? ", pair " + std::to_string(m.order) + "(" + std::to_string(m.order_hat) + ")" : "")
+                << ", " << m.stages << " stages - " << m.what << "\n";
+  }
+  if (what == "presets" || what == "all") {
+    std::cout << (what == "all" ? "\n" : "") << "presets (model: preset):\n";
+    for (const auto& m : models())
+      for (const auto& p : m.presets) std::cout << "  " << m.name << ": " << p << "\n";
+  }
+  return ok;
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,116 @@
+// Reading a JSON config with errors that name the key's path, the value found and what was
+// expected; every object is closed with finish(), which rejects keys nobody read.
+#pragma once
+#include <cmath>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::cli {
+
+/// A bad config: the message names the JSON path, the value and what was expected.
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One JSON object of the config, with its path (e.g. "/model/parameters").
+class Node {
+ public:
+  Node(const nlohmann::json& j, std::string path) : j_(&j), path_(std::move(path)) {
+    if (!j.is_object()) fail(path_, "expected an object");
+  }
+  const std::string& path() const { return path_; }
+  bool has(const std::string& key) const { return j_->contains(key); }
+  /// The raw value of a key that must be present.
+  const nlohmann::json& raw(const std::string& key) {
+    if (!has(key)) fail(at(key), "missing (required)");
+    read_.insert(key);
+    return (*j_)[key];
+  }
+  Node object(const std::string& key) { return Node(raw(key), at(key)); }
+  std::string string(const std::string& key) {
+    const auto& v = raw(key);
+    if (!v.is_string()) fail(at(key), "expected a string", v);
+    return v.get<std::string>();
+  }
+  std::string string(const std::string& key, const std::string& def) { return has(key) ? string(key) : def; }
+  /// One of `choices`.
+  std::string choice(const std::string& key, const std::vector<std::string>& choices, const std::string& def = "") {
+    if (!has(key) && !def.empty()) return def;
+    const std::string s = string(key);
+    for (const auto& c : choices)
+      if (s == c) return s;
+    std::string all;
+    for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
+    fail(at(key), "expected one of " + all, (*j_)[key]);
+  }
+  /// A finite number.
+  double number(const std::string& key) {
+    const auto& v = raw(key);
+    if (!v.is_number()) fail(at(key), "expected a number", v);
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail(at(key), "expected a finite number", v);
+    return x;
+  }
+  double number(const std::string& key, double def) { return has(key) ? number(key) : def; }
+  /// A finite number > 0.
+  double positive(const std::string& key) {
+    const double x = number(key);
+    if (!(x > 0)) fail(at(key), "expected a number > 0", (*j_)[key]);
+    return x;
+  }
+  double positive(const std::string& key, double def) { return has(key) ? positive(key) : def; }
+  /// An integer in [lo, hi].
+  long integer(const std::string& key, long lo, long hi) {
+    const auto& v = raw(key);
+    if (!v.is_number_integer()) fail(at(key), "expected an integer", v);
+    const long x = v.get<long>();
+    if (x < lo || x > hi) fail(at(key), "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]", v);
+    return x;
+  }
+  long integer(const std::string& key, long lo, long hi, long def) { return has(key) ? integer(key, lo, hi) : def; }
+  bool boolean(const std::string& key, bool def) {
+    if (!has(key)) return def;
+    const auto& v = raw(key);
+    if (!v.is_boolean()) fail(at(key), "expected true or false", v);
+    return v.get<bool>();
+  }
+  /// An array of finite numbers; n > 0 fixes its length.
+  std::vector<double> numbers(const std::string& key, std::size_t n = 0) {
+    const auto& v = raw(key);
+    if (!v.is_array()) fail(at(key), "expected an array of numbers", v);
+    if (n > 0 && v.size() != n) fail(at(key), "expected " + std::to_string(n) + " numbers, got " + std::to_string(v.size()), v);
+    std::vector<double> r;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))
+        fail(at(key) + "/" + std::to_string(i), "expected a finite number", v[i]);
+      r.push_back(v[i].get<double>());
+    }
+    return r;
+  }
+  /// Rejects the keys of this object that were never read.
+  void finish() const {
+    for (auto it = j_->begin(); it != j_->end(); ++it)
+      if (!read_.count(it.key())) fail(at(it.key()), "unknown key");
+  }
+  std::string at(const std::string& key) const { return path_ + "/" + key; }
+
+  [[noreturn]] static void fail(const std::string& path, const std::string& what) {
+    throw ConfigError("config " + path + ": " + what);
+  }
+  [[noreturn]] static void fail(const std::string& path, const std::string& what, const nlohmann::json& got) {
+    std::string s = got.dump();
+    if (s.size() > 80) s = s.substr(0, 77) + "...";
+    throw ConfigError("config " + path + ": " + what + ", got " + s);
+  }
+
+ private:
+  const nlohmann::json* j_;
+  std::string path_;
+  std::set<std::string> read_;
+};
+
+}  // namespace lb::cli

@@ -1,0 +1,65 @@
+// One HDF5 output file, written under a temporary name and renamed into place only by commit():
+// a run that fails leaves no partial file. Groups are created on demand.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace lb::cli {
+
+/// A file that cannot be read or written: the message names the path and the reason.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class H5Writer {
+ public:
+  /// Creates `path`.tmp-<pid> now, so an unwritable path fails before any computation.
+  explicit H5Writer(std::string path);
+  ~H5Writer();
+  H5Writer(const H5Writer&) = delete;
+  H5Writer& operator=(const H5Writer&) = delete;
+
+  /// Attributes on the root group.
+  void attr(const std::string& name, const std::string& value);
+  void attr(const std::string& name, double value);
+  /// Datasets at a path like "final/y", shape `dims` (row-major).
+  void write(const std::string& path, const std::vector<double>& v, std::vector<std::uint64_t> dims);
+  void write(const std::string& path, const std::vector<long>& v, std::vector<std::uint64_t> dims);
+  void write(const std::string& path, const std::vector<std::uint8_t>& v, std::vector<std::uint64_t> dims);
+  void write(const std::string& path, const std::vector<std::string>& v);
+  /// A dataset of the given shape to be filled by blocks of columns (the last index: members).
+  enum class Kind { f64, i64, u8 };
+  void create(const std::string& path, Kind kind, std::vector<std::uint64_t> dims);
+  /// Writes `v`, of shape dims with the last extent `cols`, at columns [col0, col0 + cols).
+  template <class T> void write_columns(const std::string& path, const std::vector<T>& v, std::uint64_t col0, std::uint64_t cols);
+  /// A dataset of rows of `width` that grows by append_rows (hit records).
+  void create_rows(const std::string& path, Kind kind, std::uint64_t width);
+  template <class T> void append_rows(const std::string& path, const std::vector<T>& v, std::uint64_t width);
+  /// An attribute on a dataset or group at `path`.
+  void attr(const std::string& path, const std::string& name, const std::string& value);
+  /// Closes the file and renames it to its final name.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, tmp_;
+  std::int64_t file_ = -1;
+  void write_raw(const std::string& path, std::int64_t type, const void* data, std::vector<std::uint64_t> dims);
+  void write_slab(const std::string& path, std::int64_t type, const void* data, std::uint64_t col0, std::uint64_t cols);
+  void append_raw(const std::string& path, std::int64_t type, const void* data, std::uint64_t rows, std::uint64_t width);
+  static std::int64_t type_of(double);
+  static std::int64_t type_of(long);
+  static std::int64_t type_of(std::uint8_t);
+};
+
+template <class T>
+void H5Writer::write_columns(const std::string& path, const std::vector<T>& v, std::uint64_t col0, std::uint64_t cols) {
+  write_slab(path, type_of(T{}), v.data(), col0, cols);
+}
+template <class T> void H5Writer::append_rows(const std::string& path, const std::vector<T>& v, std::uint64_t width) {
+  append_raw(path, type_of(T{}), v.data(), width ? v.size() / width : v.size(), width);
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,68 @@
+// liebatch: ensembles of Lie group integrations from a JSON config, to HDF5, CSV and PNG.
+// Exit status: 0 success; 1 a check failed (validate above its bound); 2 bad command line or
+// config; 3 a file could not be read or written; 4 any other error. No output file is left
+// behind by a failed run.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "config_node.hpp"
+#include "h5_writer.hpp"
+
+int main(int argc, char** argv) {
+  using namespace lb::cli;
+  CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
+  app.require_subcommand(1);
+  Options o;
+  for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+
+  auto common = [&](CLI::App* c) {
+    c->add_option("config", o.config, "JSON config file")->required()->check(CLI::ExistingFile);
+    c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)");
+    c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
+    c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::NonNegativeNumber);
+    c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)");
+    c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
+    c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
+  };
+  auto* run = app.add_subcommand("run", "integrate an ensemble; final states, samples and observables to HDF5");
+  common(run);
+  auto* poincare = app.add_subcommand("poincare", "an ensemble with a Poincaré section; hits to HDF5 and a scatter PNG");
+  common(poincare);
+  auto* converge = app.add_subcommand("converge", "step sizes x methods against a reference: errors, observed orders, log-log PNG");
+  common(converge);
+  auto* validate = app.add_subcommand("validate", "the same ensemble in double and in long double (or on the GPU): differences and pass/fail");
+  common(validate);
+  auto* list = app.add_subcommand("list", "models (with parameters), methods, presets");
+  std::string what = "all";
+  list->add_option("what", what, "models | methods | presets | all")->check(CLI::IsMember({"models", "methods", "presets", "all"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return bad_input;
+  }
+  try {
+    if (*run) return run_command(o);
+    if (*poincare) return poincare_command(o);
+    if (*converge) return converge_command(o);
+    if (*validate) return validate_command(o);
+    return list_command(what);
+  } catch (const ConfigError& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return bad_input;
+  } catch (const IoError& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return io_error;
+  } catch (const std::exception& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return runtime_error;
+  }
+}

@@ -1,0 +1,355 @@
+// Reading a config into a Study (see study.hpp); every error names the JSON path.
+#include "study.hpp"
+
+#include <cmath>
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <liebatch/sampling/unit_sampler.hpp>
+
+#include "../sampling.hpp"
+
+namespace lb::cli {
+namespace {
+
+/// A state component given by index or by name (e.g. "Gamma_z").
+int component(Node& n, const std::string& key, const ModelRunner& m) {
+  const auto& v = n.raw(key);
+  const auto names = m.state_names();
+  if (v.is_number_integer()) {
+    const long c = v.get<long>();
+    if (c < 0 || c >= m.dim())
+      Node::fail(n.at(key), "expected a state component in [0, " + std::to_string(m.dim() - 1) + "]", v);
+    return int(c);
+  }
+  if (v.is_string())
+    for (std::size_t c = 0; c < names.size(); ++c)
+      if (names[c] == v.get<std::string>()) return int(c);
+  std::string all;
+  for (const auto& s : names) all += (all.empty() ? "" : ", ") + s;
+  Node::fail(n.at(key), "expected a component index or one of " + all, v);
+}
+
+std::vector<double> state_of(const nlohmann::json& v, const std::string& path, int dim) {
+  if (!v.is_array()) Node::fail(path, "expected an array of " + std::to_string(dim) + " numbers", v);
+  if (int(v.size()) != dim) Node::fail(path, "expected " + std::to_string(dim) + " numbers (the model's state), got " + std::to_string(v.size()));
+  std::vector<double> y;
+  for (std::size_t d = 0; d < v.size(); ++d) {
+    if (!v[d].is_number()) Node::fail(path + "/" + std::to_string(d), "expected a number", v[d]);
+    const double x = v[d].get<double>();
+    if (!std::isfinite(x)) Node::fail(path + "/" + std::to_string(d), "expected a finite number", v[d]);
+    y.push_back(x);
+  }
+  return y;
+}
+
+/// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments.
+std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim) {
+  std::ifstream in(file);
+  if (!in) Node::fail(path, "cannot read '" + file + "'");
+  std::vector<std::vector<double>> r;
+  std::string line;
+  for (int lineno = 1; std::getline(in, line); ++lineno) {
+    if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    for (char& c : line) if (c == ',') c = ' ';
+    std::istringstream s(line);
+    std::vector<double> y;
+    std::string tok;
+    while (s >> tok) {
+      char* end = nullptr;
+      const double x = std::strtod(tok.c_str(), &end);
+      if (*end != '\0' || !std::isfinite(x))
+        Node::fail(path, "'" + file + "' line " + std::to_string(lineno) + ": expected a finite number, got '" + tok + "'");
+      y.push_back(x);
+    }
+    if (y.empty()) continue;
+    if (int(y.size()) != dim)
+      Node::fail(path, "'" + file + "' line " + std::to_string(lineno) + ": expected " + std::to_string(dim) +
+                           " numbers (the model's state), got " + std::to_string(y.size()));
+    r.push_back(y);
+  }
+  if (r.empty()) Node::fail(path, "'" + file + "' holds no states");
+  return r;
+}
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+void read_initial(Node* n, Study& st, const std::string& base_dir) {
+  const ModelRunner& m = *st.model;
+  const int dim = m.dim();
+  std::vector<std::vector<double>> base;
+  std::string where = n ? n->path() : "/initial";
+  int given = 0;
+  if (n && n->has("state")) { base.push_back(state_of(n->raw("state"), n->at("state"), dim)); ++given; st.sampler = "the given state"; }
+  if (n && n->has("states")) {
+    const auto& a = n->raw("states");
+    if (!a.is_array() || a.empty()) Node::fail(n->at("states"), "expected a non-empty array of states", a);
+    for (std::size_t k = 0; k < a.size(); ++k) base.push_back(state_of(a[k], n->at("states") + "/" + std::to_string(k), dim));
+    ++given;
+    st.sampler = std::to_string(a.size()) + " given states";
+  }
+  if (n && n->has("file")) {
+    std::string f = n->string("file");
+    if (!f.empty() && f[0] != '/') f = base_dir + "/" + f;
+    base = read_states(f, n->at("file"), dim);
+    ++given;
+    st.sampler = std::to_string(base.size()) + " states from " + f;
+  }
+  if (given > 1) Node::fail(where, "give one of 'state', 'states' or 'file', not several");
+  if (given == 0) {
+    const auto p = m.preset_initial();
+    if (p.empty()) Node::fail(where, "missing initial states: give 'state', 'states' or 'file' (model " + m.name() + " has no preset state)");
+    base.push_back(p);
+    st.sampler = "the preset's initial state";
+  }
+  const bool normalize = n ? n->boolean("normalize", false) : false;
+  const double tol = n ? n->positive("tolerance", 1e-10) : 1e-10;
+  for (std::size_t k = 0; k < base.size(); ++k) {
+    const double d = m.defect(base[k].data());
+    if (d > tol) {
+      if (!normalize)
+        Node::fail(where, "initial state " + std::to_string(k) + " is off the model's manifold: defect " + fmt(d) + " > tolerance " +
+                              fmt(tol) + " (set \"normalize\": true to project it, or fix the state)");
+      m.project(base[k].data());
+    }
+  }
+  // Members: the base states, or `count` points exp(ξ)·base with ξ from a sampler.
+  std::size_t count = base.size();
+  UnitSampler us;
+  double scale = 0;
+  bool ensemble = false;
+  if (n && n->has("ensemble")) {
+    ensemble = true;
+    Node e = n->object("ensemble");
+    count = std::size_t(e.integer("count", 1, 1L << 40));
+    const std::string kind = e.choice("sampler", {"box", "sobol", "grid"}, "box");
+    us.kind = kind == "box" ? SamplerKind::box : kind == "sobol" ? SamplerKind::sobol : SamplerKind::grid;
+    us.dim = m.algebra_dim();
+    us.seed = std::uint64_t(e.integer("seed", 0, std::numeric_limits<long>::max(), 0));
+    scale = e.positive("scale");
+    if (us.kind == SamplerKind::sobol && us.dim > sobol_max_dim)
+      Node::fail(e.at("sampler"), "sobol supports at most " + std::to_string(sobol_max_dim) + " dimensions; model " + m.name() +
+                                      " perturbs in " + std::to_string(us.dim) + " (use box or grid)");
+    if (us.kind == SamplerKind::grid) {
+      const auto pts = e.numbers("points", std::size_t(us.dim));
+      std::size_t total = 1;
+      for (int j = 0; j < us.dim; ++j) {
+        if (pts[j] < 1 || pts[j] != std::floor(pts[j])) Node::fail(e.at("points") + "/" + std::to_string(j), "expected an integer ≥ 1");
+        us.per_axis[j] = int(pts[j]);
+        total *= std::size_t(pts[j]);
+      }
+      if (total != count) Node::fail(e.at("points"), "the grid has " + std::to_string(total) + " points but count is " + std::to_string(count));
+    }
+    e.finish();
+    st.sampler += "; " + std::to_string(count) + " members exp(xi)·y0, xi in [-" + fmt(scale) + ", " + fmt(scale) + "]^" +
+                  std::to_string(us.dim) + " from " + describe(us);
+  }
+  const bool level = n && n->has("energy");
+  const double E = level ? n->number("energy") : 0;
+  if (level && !m.has_energy_level()) Node::fail(n->at("energy"), "model " + m.name() + " cannot target an energy level");
+  if (level) st.sampler += "; velocities rescaled to energy " + fmt(E);
+  if (n) n->finish();
+
+  auto& in = st.init;
+  in.model = st.model.get();
+  in.base = std::move(base);
+  in.ensemble = ensemble;
+  in.sampler = us;
+  in.scale = scale;
+  in.level = level;
+  in.energy = E;
+  in.count = count;
+  in.path = where;
+  st.run.size = count;
+}
+
+void read_section(Node& n, Study& st) {
+  auto& s = st.run.section;
+  const std::string type = n.choice("type", {"hyperplane", "stroboscopic"});
+  if (type == "hyperplane") {
+    s.kind = SectionSpec::hyperplane;
+    s.component = component(n, "component", *st.model);
+    s.value = n.number("value", 0);
+    const std::string dir = n.choice("direction", {"up", "down", "both"}, "both");
+    s.direction = dir == "up" ? Crossing::up : dir == "down" ? Crossing::down : Crossing::both;
+    if (n.has("condition")) {
+      Node c = n.object("condition");
+      s.conditioned = true;
+      s.cond_component = component(c, "component", *st.model);
+      if (c.has("less_than") == c.has("greater_than")) Node::fail(c.path(), "give exactly one of 'less_than' or 'greater_than'");
+      s.cond_less = c.has("less_than");
+      s.cond_value = c.number(s.cond_less ? "less_than" : "greater_than");
+      c.finish();
+    }
+  } else {
+    s.kind = SectionSpec::stroboscopic;
+    s.t0 = n.number("t0", st.run.t0);
+    s.period = n.positive("period");
+  }
+  s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
+  if (n.has("plot")) {
+    const auto& a = n.raw("plot");
+    if (!a.is_array() || a.size() != 2) Node::fail(n.at("plot"), "expected two state components [x, y]", a);
+    nlohmann::json tmp = {{"x", a[0]}, {"y", a[1]}};
+    Node t(tmp, n.at("plot"));
+    st.plot_x = component(t, "x", *st.model);
+    st.plot_y = component(t, "y", *st.model);
+  }
+  n.finish();
+}
+
+std::vector<double> read_steps(Node& c) {
+  std::vector<double> h;
+  const auto& v = c.raw("steps");
+  if (v.is_array()) {
+    h = c.numbers("steps");
+  } else {
+    Node g(v, c.at("steps"));
+    const double h0 = g.positive("h0");
+    const double f = g.positive("factor", 0.5);
+    if (!(f < 1)) Node::fail(g.at("factor"), "expected a factor in (0, 1)", g.raw("factor"));
+    const long n = g.integer("count", 2, 40, 5);
+    for (long k = 0; k < n; ++k) h.push_back(h0 * std::pow(f, double(k)));
+    g.finish();
+  }
+  if (h.size() < 2) Node::fail(c.at("steps"), "expected at least two step sizes");
+  for (std::size_t k = 0; k < h.size(); ++k)
+    if (!(h[k] > 0)) Node::fail(c.at("steps") + "/" + std::to_string(k), "expected a step size > 0, got " + fmt(h[k]));
+  std::sort(h.rbegin(), h.rend());
+  return h;
+}
+
+bool has_pair(const std::string& method) {
+  for (const auto& m : method_list())
+    if (m.name == method) return m.order_hat > 0;
+  return false;
+}
+
+}  // namespace
+
+void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0) const {
+  const int dim = model->dim();
+  y0.assign(std::size_t(dim) * n, 0);
+  std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim()));
+  const std::uint32_t attempts = ensemble && sampler.kind == SamplerKind::box ? 1000 : 1;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = i0 + k;
+    const auto& b = base[i % base.size()];
+    bool ok = false;
+    for (std::uint32_t a = 0; a < attempts && !ok; ++a) {
+      if (ensemble) {
+        for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(i, j, a) - 1);
+        model->perturb(b.data(), xi.data(), y.data());
+      } else {
+        y = b;
+      }
+      ok = !level || model->energy_level(y.data(), energy);
+    }
+    if (!ok)
+      Node::fail(path + "/energy", "energy " + fmt(energy) + " is below the potential energy of member " + std::to_string(i) +
+                                       "'s configuration" + (attempts > 1 ? " in " + std::to_string(attempts) + " draws" : ""));
+    for (int d = 0; d < dim; ++d) y0[std::size_t(d) * n + k] = y[std::size_t(d)];
+  }
+}
+
+Study read_study(const std::string& text, Command cmd, const std::string& base_dir) {
+  Study st;
+  try {
+    st.config = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(std::string("config: malformed JSON: ") + e.what());
+  }
+  Node root(st.config, "");
+  Node model = root.object("model");
+  st.model = make_model(model);
+  auto& r = st.run;
+
+  Node time = root.object("time");
+  r.t0 = time.number("t0", 0);
+  r.t1 = time.number("t1");
+  if (!(r.t1 > r.t0)) Node::fail(time.at("t1"), "expected t1 > t0 = " + fmt(r.t0), time.raw("t1"));
+  time.finish();
+
+  if (cmd == Command::converge) {
+    Node c = root.object("converge");
+    const auto& ms = c.raw("methods");
+    if (!ms.is_array() || ms.empty()) Node::fail(c.at("methods"), "expected a non-empty array of method names", ms);
+    for (std::size_t k = 0; k < ms.size(); ++k) {
+      if (!ms[k].is_string()) Node::fail(c.at("methods") + "/" + std::to_string(k), "expected a method name", ms[k]);
+      st.converge.methods.push_back(ms[k].get<std::string>());
+      with_method(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k), [](auto) {});
+    }
+    st.converge.steps = read_steps(c);
+    static const nlohmann::json none = nlohmann::json::object();
+    Node ref = c.has("reference") ? c.object("reference") : Node(none, c.at("reference"));
+    st.converge.reference = ref.has("kind") ? ref.choice("kind", {"extended", "method"}) : "extended";
+    st.converge.ref_method = ref.string("method", "rkmk5");
+    with_method(st.converge.ref_method, ref.at("method"), [](auto) {});
+    st.converge.ref_h = ref.positive("h", st.converge.steps.back() / 8);
+    ref.finish();
+    c.finish();
+    r.method = st.converge.methods[0];
+  } else {
+    r.method = root.string("method");
+    with_method(r.method, "/method", [](auto) {});
+  }
+
+  if (cmd != Command::converge || root.has("step")) {
+    Node step = root.object("step");
+    r.adaptive = step.boolean("adaptive", false);
+    if (cmd == Command::converge && r.adaptive) Node::fail(step.at("adaptive"), "a convergence study uses fixed steps (/converge/steps)");
+    if (r.adaptive) {
+      if (!has_pair(r.method))
+        Node::fail(step.at("adaptive"), "method '" + r.method + "' has no embedded pair; adaptive steps need rkmk54, rkmk32, cf32a, cf32b or cf43");
+      r.atol = step.positive("atol", 1e-8);
+      r.rtol = step.positive("rtol", 1e-8);
+      r.h = {step.positive("h0", (r.t1 - r.t0) / 1000)};
+    } else if (cmd != Command::converge) {
+      r.h = {step.positive("h")};
+    }
+    r.max_steps = step.integer("max_steps", 1, 1L << 50, 10'000'000);
+    step.finish();
+  }
+
+  if (root.has("initial")) {
+    Node init = root.object("initial");
+    read_initial(&init, st, base_dir);
+  } else {
+    read_initial(nullptr, st, base_dir);
+  }
+
+  if (root.has("outputs")) {
+    Node o = root.object("outputs");
+    r.samples = int(o.integer("samples", 0, 1 << 24, 0));
+    if (r.samples == 1) Node::fail(o.at("samples"), "expected 0 (final state only) or at least 2 (t0 and t1 included), got 1");
+    st.plot = o.boolean("plot", true);
+    o.finish();
+  }
+  if (cmd == Command::poincare) {
+    Node s = root.object("section");
+    read_section(s, st);
+  }
+  if (cmd == Command::validate && root.has("validate")) {
+    Node v = root.object("validate");
+    st.validate.against = v.choice("against", {"extended", "gpu"}, "extended");
+    st.validate.bound = v.positive("bound", 0);
+    v.finish();
+  }
+  const char* command_of[][2] = {{"section", "poincare"}, {"converge", "converge"}, {"validate", "validate"}};
+  for (const auto& k : command_of)
+    if (root.has(k[0]) && !((cmd == Command::poincare && k[1] == std::string("poincare")) ||
+                            (cmd == Command::converge && k[1] == std::string("converge")) ||
+                            (cmd == Command::validate && k[1] == std::string("validate"))))
+      Node::fail(root.at(k[0]), std::string("not used by this command (it configures 'liebatch ") + k[1] + "')");
+  root.finish();
+  return st;
+}
+
+}  // namespace lb::cli

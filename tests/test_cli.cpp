@@ -1,0 +1,302 @@
+// End-to-end tests of the `liebatch` command: every subcommand on small configs, the HDF5 files'
+// structure and attributes, numbers against closed forms or far more accurate runs, and every class
+// of bad input refused with its message, a non-zero exit and no output file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <hdf5.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A scratch directory per test.
+struct Scratch {
+  fs::path dir;
+  explicit Scratch(const std::string& name) : dir(fs::path(LIEBATCH_TEST_TMP) / name) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  std::string file(const std::string& name, const std::string& text) const {
+    const auto p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  std::string path(const std::string& name) const { return (dir / name).string(); }
+};
+
+struct Result {
+  int status;
+  std::string err, out;
+};
+
+/// Runs `liebatch args` and captures its exit status, stdout and stderr.
+Result liebatch(const Scratch& s, const std::string& args) {
+  const std::string out = s.path("stdout.txt"), err = s.path("stderr.txt");
+  const std::string cmd = std::string(LIEBATCH_CLI) + " " + args + " > " + out + " 2> " + err;
+  const int rc = std::system(cmd.c_str());
+  auto slurp = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream b;
+    b << in.rdbuf();
+    return b.str();
+  };
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(err), slurp(out)};
+}
+
+/// Reading back an HDF5 output with the C API.
+struct H5 {
+  hid_t f;
+  explicit H5(const std::string& p) : f(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)) {}
+  ~H5() {
+    if (f >= 0) H5Fclose(f);
+  }
+  std::vector<hsize_t> shape(const std::string& path) const {
+    const hid_t d = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
+    if (d < 0) return {};
+    const hid_t sp = H5Dget_space(d);
+    std::vector<hsize_t> dims(std::size_t(H5Sget_simple_extent_ndims(sp)));
+    H5Sget_simple_extent_dims(sp, dims.data(), nullptr);
+    H5Sclose(sp);
+    H5Dclose(d);
+    return dims;
+  }
+  template <class T> std::vector<T> read(const std::string& path, hid_t type) const {
+    std::size_t n = 1;
+    for (auto x : shape(path)) n *= x;
+    std::vector<T> v(n);
+    const hid_t d = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
+    H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+    H5Dclose(d);
+    return v;
+  }
+  std::vector<double> doubles(const std::string& p) const { return read<double>(p, H5T_NATIVE_DOUBLE); }
+  std::vector<long> longs(const std::string& p) const { return read<long>(p, H5T_NATIVE_LONG); }
+  std::string attr(const std::string& name) const {
+    if (H5Aexists(f, name.c_str()) <= 0) return "";
+    const hid_t a = H5Aopen(f, name.c_str(), H5P_DEFAULT);
+    const hid_t t = H5Aget_type(a);
+    std::string s(H5Tget_size(t), '\0');
+    H5Aread(a, t, s.data());
+    H5Tclose(t);
+    H5Aclose(a);
+    return s.c_str();
+  }
+};
+
+TEST(Cli, RunMatchesTheSymmetricTopsClosedFormAndWritesTheHdf5Layout) {
+  // I₁ = I₂ = I: μ₃ is constant and (μ₁, μ₂) turns at ν = μ₃(1/I₃ − 1/I):
+  // μ₁ = a cos νt + b sin νt, μ₂ = −a sin νt + b cos νt.
+  Scratch s("run");
+  const double I = 2, I3 = 0.5;
+  const std::string cfg = s.file("top.json", R"({
+    "model": {"name": "free_rigid_body", "parameters": {"inertia": [2, 2, 0.5]}},
+    "method": "rkmk5", "time": {"t0": 0, "t1": 3}, "step": {"h": 0.001},
+    "initial": {"states": [[1, 0, 0.5], [0.3, -0.7, 1.2], [0, 0.2, -2]]},
+    "outputs": {"samples": 4}})");
+  const auto r = liebatch(s, "run " + cfg + " -o " + s.path("top.h5"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  H5 h(s.path("top.h5"));
+  ASSERT_GE(h.f, 0);
+  EXPECT_EQ(h.shape("final/y"), (std::vector<hsize_t>{3, 3}));        // (dim, members)
+  EXPECT_EQ(h.shape("samples/y"), (std::vector<hsize_t>{4, 3, 3}));   // (samples, dim, members)
+  EXPECT_EQ(h.shape("samples/observables"), (std::vector<hsize_t>{4, 2, 3}));
+  EXPECT_EQ(h.shape("final/status"), (std::vector<hsize_t>{3}));
+  EXPECT_EQ(h.attr("command"), "run");
+  EXPECT_EQ(h.attr("model"), "free_rigid_body");
+  EXPECT_EQ(h.attr("method"), "rkmk5");
+  EXPECT_NE(h.attr("liebatch_version"), "");
+  EXPECT_NE(h.attr("device").find("cpu"), std::string::npos);
+  EXPECT_NE(h.attr("config").find("\"rkmk5\""), std::string::npos) << "the full config is kept";
+  const auto y = h.doubles("final/y");
+  const auto st = h.read<unsigned char>("final/status", H5T_NATIVE_UCHAR);
+  const double y0[3][3] = {{1, 0, 0.5}, {0.3, -0.7, 1.2}, {0, 0.2, -2}};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(st[std::size_t(i)], 1) << "ok";
+    const double a = y0[i][0], b = y0[i][1], nu = y0[i][2] * (1 / I3 - 1 / I), t = 3;
+    const double expect[3] = {a * std::cos(nu * t) + b * std::sin(nu * t), -a * std::sin(nu * t) + b * std::cos(nu * t), y0[i][2]};
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(y[std::size_t(d * 3 + i)], expect[d], 1e-10) << "member " << i << " component " << d;
+  }
+  EXPECT_TRUE(fs::exists(s.path("top.png"))) << "the observable-drift plot";
+}
+
+/// Period of a planar pendulum (L = 1, g) released from rest at angle a: 4K(sin(a/2))/√g, K by the AGM.
+double period(double a, double g) {
+  double x = 1, y = std::cos(a / 2);
+  for (int i = 0; i < 40; ++i) { const double m = (x + y) / 2; y = std::sqrt(x * y); x = m; }
+  return 4 * (M_PI / (2 * x)) / std::sqrt(g);
+}
+
+TEST(Cli, PoincareHitsMatchThePendulumsClosedForm) {
+  // Pendulums released from rest at 0.3 and 1.1 rad cross q_x = 0 at (2k + 1)T/4.
+  Scratch s("poincare");
+  std::ostringstream states;
+  states.precision(17);
+  for (double a : {0.3, 1.1}) states << (a == 0.3 ? "" : ", ") << "[" << std::sin(a) << ", 0, " << -std::cos(a) << ", 0, 0, 0]";
+  const std::string cfg = s.file("p.json", R"({
+    "model": {"name": "pendulum_chain", "parameters": {"N": 1}},
+    "method": "rkmk54", "time": {"t1": 6}, "step": {"adaptive": true, "atol": 1e-12, "rtol": 1e-12},
+    "initial": {"states": [)" + states.str() + R"(], "tolerance": 1e-12},
+    "section": {"type": "hyperplane", "component": "q1_x", "value": 0, "direction": "both", "plot": ["q1_z", "w1_y"]}})");
+  const auto r = liebatch(s, "poincare " + cfg + " -o " + s.path("p.h5"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  H5 h(s.path("p.h5"));
+  const auto member = h.longs("hits/member"), index = h.longs("hits/index");
+  const auto t = h.doubles("hits/t"), y = h.doubles("hits/y");
+  ASSERT_EQ(h.shape("hits/y").size(), 2u);
+  ASSERT_GT(t.size(), 8u);
+  double worst = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const double T = period(member[k] == 0 ? 0.3 : 1.1, 9.81);
+    worst = std::max(worst, std::abs(t[k] - (2.0 * double(index[k]) + 1) * T / 4));
+    EXPECT_LE(std::abs(y[k * 6]), 1e-10) << "on the section";
+  }
+  EXPECT_LE(worst, 1e-9);
+  EXPECT_EQ(h.longs("hits/lost"), (std::vector<long>{0, 0}));
+  EXPECT_TRUE(fs::exists(s.path("p.png")));
+}
+
+TEST(Cli, ConvergeFitsTheOrdersAgainstAnExtendedPrecisionReference) {
+  Scratch s("converge");
+  const std::string cfg = s.file("c.json", R"({
+    "model": {"name": "heavy_top"},
+    "time": {"t1": 1},
+    "initial": {"state": [0.5, 1, 2, 0.19518001458970666, 0.09759000729485333, 0.9759000729485332]},
+    "converge": {"methods": ["rkmk3_kutta", "rkmk4", "cf4"], "steps": {"h0": 0.05, "factor": 0.5, "count": 4}}})");
+  const auto r = liebatch(s, "converge " + cfg + " -o " + s.path("c.h5"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  H5 h(s.path("c.h5"));
+  const auto order = h.doubles("converge/observed_order");
+  ASSERT_EQ(order.size(), 3u);
+  EXPECT_NEAR(order[0], 3, 0.2);
+  EXPECT_NEAR(order[1], 4, 0.2);
+  EXPECT_NEAR(order[2], 4, 0.2);
+  EXPECT_EQ(h.shape("converge/error"), (std::vector<hsize_t>{3, 4}));
+  std::printf("observed orders: %.3f %.3f %.3f\n", order[0], order[1], order[2]);
+  EXPECT_TRUE(fs::exists(s.path("c.csv")));
+  EXPECT_TRUE(fs::exists(s.path("c.png")));
+}
+
+TEST(Cli, ValidatePassesItsBoundAndFailsAnImpossibleOne) {
+  Scratch s("validate");
+  const std::string body = R"("model": {"name": "heavy_top", "preset": "bruls_cardona"},
+    "method": "rkmk4", "time": {"t1": 0.1}, "step": {"h": 1e-4}, "outputs": {"samples": 3},
+    "initial": {"ensemble": {"count": 16, "sampler": "sobol", "seed": 3, "scale": 0.01}})";
+  const auto good = liebatch(s, "validate " + s.file("v.json", "{" + body + "}") + " -o " + s.path("v.h5"));
+  EXPECT_EQ(good.status, 0) << good.err << good.out;
+  EXPECT_NE(good.out.find("PASS"), std::string::npos);
+  H5 h(s.path("v.h5"));
+  EXPECT_EQ(h.attr("validate_result"), "pass");
+  const auto bad = liebatch(s, "validate " + s.file("w.json", "{" + body + R"(, "validate": {"bound": 1e-30}})") + " -o " + s.path("w.h5"));
+  EXPECT_EQ(bad.status, 1) << "a failed check exits with 1";
+  EXPECT_NE(bad.out.find("FAIL"), std::string::npos);
+}
+
+TEST(Cli, EnsemblesRunInBatchesWithIdenticalResults) {
+  // Ensembles larger than memory run batch by batch (members are pure functions of their index):
+  // --batch 7 over 50 members must give bitwise the single-batch file, hits included.
+  Scratch s("batches");
+  const std::string cfg = s.file("b.json", R"({
+    "model": {"name": "pendulum_chain", "parameters": {"N": 2}},
+    "method": "rkmk54", "time": {"t1": 4}, "step": {"adaptive": true, "atol": 1e-9, "rtol": 1e-9},
+    "initial": {"state": [0.7071067811865476, 0, -0.7071067811865476, 0, 1, 0, 0, 0, -1, 0, 0, 0],
+                "ensemble": {"count": 50, "sampler": "box", "seed": 11, "scale": 0.3}, "energy": -20},
+    "section": {"type": "hyperplane", "component": "q1_x", "direction": "up", "condition": {"component": "q1_z", "less_than": 0}}})");
+  const auto one = liebatch(s, "poincare " + cfg + " -o " + s.path("one.h5"));
+  const auto many = liebatch(s, "poincare " + cfg + " --batch 7 -o " + s.path("many.h5"));
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(many.status, 0) << many.err;
+  EXPECT_NE(many.out.find("in 8 batches"), std::string::npos) << many.out;
+  H5 a(s.path("one.h5")), b(s.path("many.h5"));
+  for (const char* d : {"initial/y", "final/y", "final/t", "hits/t", "hits/y"}) EXPECT_EQ(a.doubles(d), b.doubles(d)) << d;
+  for (const char* d : {"final/steps", "hits/member", "hits/index", "hits/count", "hits/lost"}) EXPECT_EQ(a.longs(d), b.longs(d)) << d;
+  EXPECT_GT(a.doubles("hits/t").size(), 50u);
+  // Every member starts on the energy level E = −20 (energy = observable 0 at the hits).
+  const auto obs = a.doubles("hits/observables");
+  for (std::size_t r = 0; r < obs.size(); r += 3) EXPECT_NEAR(obs[r], -20, 1e-6);
+}
+
+TEST(Cli, ListNamesEveryModelMethodAndPreset) {
+  Scratch s("list");
+  const auto r = liebatch(s, "list");
+  ASSERT_EQ(r.status, 0);
+  for (const char* w : {"free_rigid_body", "rigid_body_attitude", "heavy_top", "heavy_top_spatial", "pendulum_chain", "quadrotor_load",
+                        "lorenz", "rkmk54", "cg4a", "bruls_cardona", "inertia"})
+    EXPECT_NE(r.out.find(w), std::string::npos) << w;
+}
+
+TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
+  Scratch s("bad");
+  const std::string ok_model = R"("model": {"name": "free_rigid_body"})";
+  const std::string ok_rest = R"("method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]})";
+  s.file("nan.txt", "1 0 0\nnan 0 0\n");
+  struct Case {
+    std::string what, config, expect;
+    int status;
+    std::string args = "";
+  };
+  const std::vector<Case> cases = {
+      {"malformed JSON", "{" + ok_model + ", " + ok_rest, "malformed JSON", 2},
+      {"wrong type", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": "1"}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}})",
+       "/time/t1: expected a number", 2},
+      {"unknown key", "{" + ok_model + ", " + ok_rest + R"(, "speed": 3})", "/speed: unknown key", 2},
+      {"unknown model", R"({"model": {"name": "rigid"}, )" + ok_rest + "}", "unknown model 'rigid'", 2},
+      {"unknown method", "{" + ok_model + R"(, "method": "rk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}})",
+       "unknown method 'rk4'", 2},
+      {"zero step", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0}, "initial": {"state": [1, 0, 0]}})",
+       "/step/h: expected a number > 0, got 0", 2},
+      {"negative tolerance",
+       "{" + ok_model + R"(, "method": "rkmk54", "time": {"t1": 1}, "step": {"adaptive": true, "rtol": -1e-8}, "initial": {"state": [1, 0, 0]}})",
+       "/step/rtol: expected a number > 0", 2},
+      {"NaN-like step", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": "nan"}, "initial": {"state": [1, 0, 0]}})",
+       "/step/h: expected a number", 2},
+      {"t1 < t0", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t0": 2, "t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}})",
+       "/time/t1: expected t1 > t0 = 2", 2},
+      {"infinite state", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 1e999]}})",
+       "malformed JSON", 2},
+      {"NaN state in a file", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"file": "nan.txt"}})",
+       "line 2: expected a finite number, got 'nan'", 2},
+      {"state off the manifold",
+       R"({"model": {"name": "pendulum_chain", "parameters": {"N": 1}}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1},
+           "initial": {"state": [1, 0, 0.1, 0, 1, 0]}})",
+       "off the model's manifold", 2},
+      {"wrong state length", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0]}})",
+       "/initial/state: expected 3 numbers", 2},
+      {"adaptive without a pair",
+       "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"adaptive": true}, "initial": {"state": [1, 0, 0]}})",
+       "has no embedded pair", 2},
+      {"section in a run", "{" + ok_model + ", " + ok_rest + R"(, "section": {"type": "stroboscopic", "period": 1}})",
+       "/section: not used by this command", 2},
+      {"unknown preset", R"({"model": {"name": "heavy_top", "preset": "lagrange"}, )" + ok_rest + "}", "unknown preset 'lagrange'", 2},
+      {"bad parameter", R"({"model": {"name": "free_rigid_body", "parameters": {"inertia": [1, -1, 1]}}, )" + ok_rest + "}",
+       "/model/parameters/inertia/1: expected a number > 0", 2},
+      {"unwritable output", "{" + ok_model + ", " + ok_rest + "}", "cannot write output", 3, "-o /nonexistent-dir/out.h5"},
+      {"float for a convergence study", "{" + ok_model + ", " + ok_rest + "}", "only 'liebatch run' offers float", 2, "--precision float"},
+  };
+  for (const auto& c : cases) {
+    const std::string cfg = s.file("c.json", c.config);
+    const std::string out = s.path("out.h5");
+    const std::string cmd = c.what == "float for a convergence study" ? "validate " : "run ";
+    const auto r = liebatch(s, cmd + cfg + " " + (c.args.empty() ? "-o " + out : c.args));
+    EXPECT_EQ(r.status, c.status) << c.what << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": got '" << r.err << "'";
+    for (const auto& e : fs::directory_iterator(s.dir))
+      EXPECT_EQ(e.path().extension() == ".h5" || e.path().string().find(".h5.tmp") != std::string::npos, false)
+          << c.what << ": left " << e.path();
+  }
+  // A GPU run the command line cannot do is refused with its reason, not silently run on the CPU.
+  const auto g = liebatch(s, "run " + s.file("g.json", "{" + ok_model + ", " + ok_rest + "}") + " --device gpu -o " + s.path("g.h5"));
+  EXPECT_EQ(g.status, 4);
+  EXPECT_NE(g.err.find("device 'gpu'"), std::string::npos);
+  EXPECT_FALSE(fs::exists(s.path("g.h5")));
+}
+
+}  // namespace
