@@ -1,11 +1,14 @@
 // Ensemble throughput: trajectory-steps per second of the heavy top with RKMK4 in double, on the
 // GPU (2²⁰ trajectories by default) and, in the same run, on the CPU (all threads, a smaller
-// ensemble), with their ratio. Usage: bench_throughput [log2 GPU ensemble size] [steps]
-#include <chrono>
+// ensemble), with their ratio; the achieved FLOP/s from the counted FLOPs per step
+// (bench/flop_counter.hpp) and its fraction of the device's FP64 peak; with "sweep", ensemble
+// sizes 2¹⁰ … 2^max to show where throughput saturates.
+// Usage: bench_throughput [log2 GPU ensemble size] [steps] [sweep]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/heavy_top.hpp>
@@ -13,8 +16,12 @@
 #include "../cuda/ensemble.cuh"
 #include "../host/device.hpp"
 #include "../host/run_cpu.hpp"
+#include "device_peak.cuh"
+#include "timing.hpp"
 
 namespace {
+
+using lb::bench::seconds;
 
 lb::Ensemble<lb::HeavyTop<double>> tops(std::size_t n, int steps) {
   lb::Ensemble<lb::HeavyTop<double>> e;
@@ -38,17 +45,16 @@ lb::Ensemble<lb::HeavyTop<double>> tops(std::size_t n, int steps) {
   return e;
 }
 
-template <class F> double seconds(F&& f) {
-  const auto a = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count();
-}
-
 }  // namespace
+
+/// FLOPs of one RKMK4 step of the heavy top (heavy_top_flops.cpp: counted on the host compiler,
+/// since the counting scalar is host-only).
+long heavy_top_rkmk4_flops(const lb::HeavyTop<double>& top, const double* y, double h);
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 20;
   const int steps = argc > 2 ? std::atoi(argv[2]) : 1000;
+  const bool sweep = argc > 3 && std::string(argv[3]) == "sweep";
   using M = lb::methods::rkmk4;
   lb::RunOptions o;
 
@@ -64,16 +70,28 @@ int main(int argc, char** argv) {
     std::printf("gpu: skipped: %s\n", why.c_str());
     return 0;
   }
-  const std::size_t ngpu = std::size_t(1) << log2n;
-  const auto eg = tops(ngpu, steps);
-  lb::EnsembleOutput<double> gpu;
+  const lb::bench::DevicePeak peak = lb::bench::device_peak();
+  double y0[6];
+  for (int d = 0; d < 6; ++d) y0[d] = ec.y0[std::size_t(d) * ec.size];
+  const long flops = heavy_top_rkmk4_flops(ec.model[0], y0, ec.control[0].h);
+  std::printf("device: %s, %d SMs at %.2f GHz: FP64 peak %.0f GFLOP/s, FP32 peak %.0f GFLOP/s (device properties)\n",
+              peak.name.c_str(), peak.sms, peak.clock_ghz, peak.fp64_gflops, peak.fp32_gflops);
+  std::printf("counted FLOPs per RKMK4 heavy-top step: %ld\n", flops);
   (void)lb::cuda::run_gpu<M>(tops(1024, 10), o);  // warm-up: context creation and module load
-  const double tg = seconds([&] { gpu = lb::cuda::run_gpu<M>(eg, o); });
-  const double rate_gpu = double(ngpu) * steps / tg;
   long bad = 0;
-  for (auto s : gpu.status) bad += s != std::uint8_t(lb::Status::ok);
-  std::printf("gpu: %zu trajectories x %d steps in %.3f s: %.3e trajectory-steps/s (%s), %ld not ok\n", ngpu, steps, tg,
-              rate_gpu, gpu.device.c_str(), bad);
-  std::printf("ratio gpu/cpu: %.1f\n", rate_gpu / rate_cpu);
+  double rate_gpu = 0;
+  for (int k = sweep ? 10 : log2n; k <= log2n; k += 2) {
+    const std::size_t ngpu = std::size_t(1) << k;
+    const auto eg = tops(ngpu, steps);
+    lb::EnsembleOutput<double> gpu;
+    const double tg = seconds([&] { gpu = lb::cuda::run_gpu<M>(eg, o); });
+    rate_gpu = double(ngpu) * steps / tg;
+    for (auto st : gpu.status) bad += st != std::uint8_t(lb::Status::ok);
+    const double gflops = rate_gpu * double(flops) * 1e-9;
+    std::printf("gpu: 2^%d = %zu trajectories x %d steps in %.3f s: %.3e trajectory-steps/s, %.0f GFLOP/s = %.1f %% of FP64 peak (%s)\n",
+                k, ngpu, steps, tg, rate_gpu, gflops, peak.fp64_gflops > 0 ? 100 * gflops / peak.fp64_gflops : 0.0,
+                gpu.device.c_str());
+  }
+  std::printf("ratio gpu/cpu at 2^%d: %.1f; members not ok: %ld\n", log2n, rate_gpu / rate_cpu, bad);
   return bad == 0 ? 0 : 1;
 }
