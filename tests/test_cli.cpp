@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <hdf5.h>
+#include <unistd.h>
 
 namespace {
 
@@ -224,6 +225,15 @@ TEST(Cli, EnsemblesRunInBatchesWithIdenticalResults) {
   for (std::size_t r = 0; r < obs.size(); r += 3) EXPECT_NEAR(obs[r], -20, 1e-6);
 }
 
+TEST(Cli, ValidateFailsWhenMembersFail) {
+  // Lorenz with h = 0.5 blows up in both precisions: nothing is validated, so it must not pass.
+  Scratch s("validate_blowup");
+  const auto r = liebatch(s, "validate " + s.file("l.json", R"({"model": {"name": "lorenz"}, "method": "rkmk4",
+    "time": {"t1": 100}, "step": {"h": 0.5}, "initial": {"state": [1, 1, 1]}})") + " -o " + s.path("l.h5"));
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("members not ok (double run): 1"), std::string::npos) << r.out;
+}
+
 TEST(Cli, ListNamesEveryModelMethodAndPreset) {
   Scratch s("list");
   const auto r = liebatch(s, "list");
@@ -280,7 +290,17 @@ TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
        "/model/parameters/inertia/1: expected a number > 0", 2},
       {"unwritable output", "{" + ok_model + ", " + ok_rest + "}", "cannot write output", 3, "-o /nonexistent-dir/out.h5"},
       {"float for a convergence study", "{" + ok_model + ", " + ok_rest + "}", "only 'liebatch run' offers float", 2, "--precision float"},
+      {"duplicate key", "{" + ok_model + R"(, "method": "nonsense", )" + ok_rest + "}", "/method: key given twice", 2},
+      {"output not .h5", "{" + ok_model + ", " + ok_rest + "}", "expected a file name ending in .h5", 3, "-o " + s.path("out.png")},
+      {"output is a directory", "{" + ok_model + ", " + ok_rest + "}", "it is a directory", 3, "-o " + s.path("dir.h5")},
+      {"state that cannot be projected",
+       R"({"model": {"name": "heavy_top"}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1},
+           "initial": {"state": [1, 0, 0, 0, 0, 0], "normalize": true}})",
+       "cannot be projected", 2},
+      {"unreadable state file", "{" + ok_model + R"(, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"file": "missing.txt"}})",
+       "cannot read", 3},
   };
+  fs::create_directories(s.path("dir.h5"));
   for (const auto& c : cases) {
     const std::string cfg = s.file("c.json", c.config);
     const std::string out = s.path("out.h5");
@@ -288,10 +308,23 @@ TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
     const auto r = liebatch(s, cmd + cfg + " " + (c.args.empty() ? "-o " + out : c.args));
     EXPECT_EQ(r.status, c.status) << c.what << ": " << r.err;
     EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": got '" << r.err << "'";
-    for (const auto& e : fs::directory_iterator(s.dir))
-      EXPECT_EQ(e.path().extension() == ".h5" || e.path().string().find(".h5.tmp") != std::string::npos, false)
-          << c.what << ": left " << e.path();
+    for (const auto& e : fs::directory_iterator(s.dir)) {
+      const std::string f = e.path().filename().string();
+      const bool output = (e.path().extension() == ".h5" && f != "dir.h5") || f.find(".tmp-") != std::string::npos ||
+                          e.path().extension() == ".png" || e.path().extension() == ".csv";
+      EXPECT_FALSE(output) << c.what << ": left " << e.path();
+    }
   }
+  // A read-only result is not replaced.
+  const std::string keep = s.path("keep.h5");
+  std::ofstream(keep) << "x";
+  fs::permissions(keep, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  if (::access(keep.c_str(), W_OK) != 0) {  // (root may write anyway)
+    const auto ro = liebatch(s, "run " + s.file("k.json", "{" + ok_model + ", " + ok_rest + "}") + " -o " + keep);
+    EXPECT_EQ(ro.status, 3);
+    EXPECT_NE(ro.err.find("not writable"), std::string::npos) << ro.err;
+  }
+  fs::permissions(keep, fs::perms::owner_all);
   // A GPU run the command line cannot do is refused with its reason, not silently run on the CPU.
   const auto g = liebatch(s, "run " + s.file("g.json", "{" + ok_model + ", " + ok_rest + "}") + " --device gpu -o " + s.path("g.h5"));
   EXPECT_EQ(g.status, 4);

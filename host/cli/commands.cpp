@@ -76,7 +76,16 @@ Study load(const Options& o, Command c) {
     if (c != Command::run) throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and "
                                              "validation use double)");
     st.run.single = true;
+    // float must resolve the step at the span's largest |t|, or the time grid silently coarsens.
+    const float tmax = float(std::max(std::abs(st.run.t0), std::abs(st.run.t1)));
+    const double ulp = double(std::nextafter(tmax, INFINITY) - tmax), hmin = *std::min_element(st.run.h.begin(), st.run.h.end());
+    if (ulp > 1e-3 * hmin)
+      throw ConfigError("config /time: --precision float cannot resolve steps of " + std::to_string(hmin) + " at |t| = " +
+                        std::to_string(tmax) + " (float spacing " + std::to_string(ulp) + "); shift the span towards 0 or use double");
   }
+  // Every member's state is checked now (cheap), so a bad one cannot end a long run late.
+  std::vector<double> y;
+  for (std::size_t i0 = 0; i0 < st.init.count; i0 += 65536) st.init.fill(i0, std::min<std::size_t>(65536, st.init.count - i0), y);
   return st;
 }
 
@@ -230,12 +239,12 @@ struct Drift {
 int ensemble_command(const Options& opt, Command c) {
   const bool poincare = c == Command::poincare;
   Study st = load(opt, c);
-  if (!poincare && !st.config.contains("outputs")) st.run.samples = 2;  // observables at t0 and t1 by default
+  if (!poincare && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
   const std::string device = pick_device(opt);
   H5Writer w(output_path(opt));
   write_header(w, st, opt, poincare ? "poincare" : "run", device);
   EnsembleSink sink(w, st, poincare);
-  const std::size_t n = st.init.count, batch = batch_size(st, opt.batch, false);
+  const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), false);
   Progress progress(poincare ? "poincare" : "run", opt.quiet);
   std::vector<std::uint8_t> status;
   long steps = 0, rejected = 0, hits = 0, lost = 0;
@@ -274,7 +283,8 @@ int ensemble_command(const Options& opt, Command c) {
               << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
               << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall
               << " s (" << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
-    if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost (raise max_hits)\n";
+    if (poincare)
+      std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
     std::cout << "  output: " << w.path() << "\n";
   }
   if (st.plot) {
@@ -295,7 +305,7 @@ double rel_diff(const double* a, const double* b, int dim, std::size_t stride) {
   double d = 0;
   for (int c = 0; c < dim; ++c) {
     const double x = a[std::size_t(c) * stride], y = b[std::size_t(c) * stride];
-    d = std::max(d, std::isnan(x) != std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
+    d = std::max(d, std::isnan(x) || std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
   }
   return d;
 }
@@ -346,7 +356,8 @@ int converge_command(const Options& opt) {
   for (double x : rr.out.y) scale = std::max(scale, std::abs(x));
 
   std::vector<double> error(cs.methods.size() * nh), order(cs.methods.size());
-  std::ofstream csv(sibling(w.path(), ".csv"));  // written next to the HDF5 file
+  TextOutput table(sibling(w.path(), ".csv"));  // next to the HDF5 file, renamed in place after it
+  auto& csv = table.out();
   csv << "method,h,error\n";
   csv.precision(10);
   if (!opt.quiet)
@@ -393,7 +404,6 @@ int converge_command(const Options& opt) {
     ser.title += " (" + std::to_string(order[m]).substr(0, 4) + ")";
     series.push_back(std::move(ser));
   }
-  csv.close();
   write_header(w, st, opt, "converge", device);
   w.write("initial/y", y0, {std::uint64_t(dim), n});
   w.write("converge/h", cs.steps, {nh});
@@ -404,6 +414,7 @@ int converge_command(const Options& opt) {
   w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over points above the round-off floor (t1 - t0)/h * 10 eps max|y|");
   w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + std::to_string(cs.ref_h));
   w.commit();
+  table.commit();
   if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
   if (st.plot) {
     const std::string png = sibling(w.path(), ".png");
@@ -422,13 +433,13 @@ int validate_command(const Options& opt) {
   H5Writer w(output_path(opt));
   write_header(w, st, opt, "validate", device);
   EnsembleSink sink(w, st, false);
-  const std::size_t n = st.init.count, batch = batch_size(st, opt.batch, true);
+  const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), true);
   // Per output: relative differences |a − b|/max(1, |b|) per member (and sample), max and median.
   std::vector<std::string> names = {"final state"};
   if (st.run.samples > 0) names.push_back("sampled states");
   if (st.run.samples > 0 && !st.model->obs_names().empty()) names.push_back("sampled observables");
   std::vector<std::vector<double>> diffs(names.size());
-  long status_mismatch = 0, max_steps = 1;
+  long status_mismatch = 0, max_steps = 1, not_ok = 0;
   Progress progress("validate", opt.quiet);
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
@@ -442,6 +453,7 @@ int validate_command(const Options& opt) {
     for (std::size_t i = 0; i < A.size; ++i) {
       diffs[0].push_back(rel_diff(&A.y[i], &B.y[i], A.dim, A.size));
       status_mismatch += A.status[i] != B.status[i];
+      not_ok += A.status[i] != std::uint8_t(Status::ok);
       max_steps = std::max(max_steps, B.steps[i]);
     }
     for (int k = 0; k < A.samples; ++k)
@@ -460,8 +472,9 @@ int validate_command(const Options& opt) {
                        : st.run.adaptive   ? 100 * std::max(st.run.atol, st.run.rtol)
                                            : 100.0 * mi.stages * double(max_steps) * eps;
   std::vector<double> mx, med;
-  bool pass = status_mismatch == 0;
-  std::ofstream csv(sibling(w.path(), ".csv"));
+  bool pass = status_mismatch == 0 && not_ok == 0;  // a member that failed validates nothing
+  TextOutput table(sibling(w.path(), ".csv"));
+  auto& csv = table.out();
   csv << "output,max,median,bound\n";
   if (!opt.quiet)
     std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n << " members: double against long double\n";
@@ -476,7 +489,7 @@ int validate_command(const Options& opt) {
     if (!opt.quiet) std::cout << "  " << names[o] << ": max " << m << ", median " << md << (m <= bound ? "  ok" : "  ABOVE BOUND") << "\n";
   }
   if (!opt.quiet)
-    std::cout << "  statuses differing: " << status_mismatch << "\n  bound " << bound
+    std::cout << "  members not ok (double run): " << not_ok << "; statuses differing: " << status_mismatch << "\n  bound " << bound
               << (st.validate.bound > 0 ? " (from the config)"
                   : st.run.adaptive     ? " (100 x tolerance: the two runs may take different steps)"
                                         : " (100 x stages x steps x eps: round-off accumulated over the steps)")
@@ -488,6 +501,7 @@ int validate_command(const Options& opt) {
   w.attr("validate_result", pass ? "pass" : "fail");
   w.attr("validate_against", "extended (long double CPU run, same method and steps)");
   w.commit();
+  table.commit();
   return pass ? ok : check_failed;
 }
 

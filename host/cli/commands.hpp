@@ -14,7 +14,7 @@ struct Options {
   std::string device = "auto";     ///< auto | cpu | gpu
   std::string precision = "double";///< double | float
   int threads = 0;                 ///< CPU threads (0: all)
-  std::size_t batch = 0;           ///< members per batch (0: as many as fit in 1 GiB)
+  long batch = 0;                  ///< members per batch (0: as many as fit in 1 GiB)
   bool quiet = false;              ///< no progress, no summary
   bool plot = true;                ///< PNG next to the output (also needs "plot" in the config)
   std::string command_line;        ///< recorded in the output

@@ -1,8 +1,12 @@
 #include "h5_writer.hpp"
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include <hdf5.h>
 #include <unistd.h>
@@ -10,30 +14,91 @@
 namespace lb::cli {
 namespace {
 void check(herr_t r, const std::string& what, const std::string& path) {
-  if (r < 0) throw IoError("cannot write " + what + " to '" + path + "' (HDF5 error)");
+  if (r < 0) throw IoError("cannot write " + what + " to '" + path + "' (HDF5 error, e.g. a full disk)");
+}
+
+// Temporary files to remove when SIGINT or SIGTERM ends the process (unlink is async-signal-safe).
+std::array<std::atomic<const char*>, 8> pending{};
+extern "C" void remove_pending(int sig) {
+  for (auto& p : pending)
+    if (const char* f = p.load()) ::unlink(f);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
 }
 }  // namespace
 
+void TempFiles::add(const std::string& path) {
+  static const bool installed = [] {
+    std::signal(SIGINT, remove_pending);
+    std::signal(SIGTERM, remove_pending);
+    return true;
+  }();
+  (void)installed;
+  for (auto& p : pending) {
+    const char* none = nullptr;
+    if (p.compare_exchange_strong(none, path.c_str())) return;
+  }
+}
+void TempFiles::remove(const std::string& path) {
+  for (auto& p : pending)
+    if (p.load() == path.c_str()) p.store(nullptr);
+}
+
+TextOutput::TextOutput(std::string path)
+    : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())), file_(tmp_) {
+  if (!file_) throw IoError("cannot write '" + path_ + "': " + std::strerror(errno));
+  TempFiles::add(tmp_);
+}
+TextOutput::~TextOutput() {
+  if (file_.is_open()) {
+    file_.close();
+    std::remove(tmp_.c_str());
+  }
+  TempFiles::remove(tmp_);
+}
+void TextOutput::commit() {
+  file_.close();
+  if (!file_ || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp_.c_str());
+    throw IoError("cannot write '" + path_ + "': " + why);
+  }
+}
+
 H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
+  namespace fs = std::filesystem;
+  const fs::path p(path_);
+  if (p.extension() != ".h5") throw IoError("output '" + path_ + "': expected a file name ending in .h5");
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) throw IoError("cannot write output '" + path_ + "': it is a directory");
+  if (fs::exists(p, ec) && ::access(path_.c_str(), W_OK) != 0)
+    throw IoError("cannot write output '" + path_ + "': " + std::strerror(errno) + " (the file exists and is not writable)");
   // A quick check with a plain file gives the system's reason (e.g. "No such file or directory").
   if (std::FILE* f = std::fopen(tmp_.c_str(), "wb")) {
     std::fclose(f);
   } else {
     throw IoError("cannot write output '" + path_ + "': " + std::strerror(errno));
   }
+  TempFiles::add(tmp_);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, with the path
-  file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  // A strong close releases everything even after a failed write (a full disk), so closing works.
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+  file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
   if (file_ < 0) {
     std::remove(tmp_.c_str());
+    TempFiles::remove(tmp_);
     throw IoError("cannot create HDF5 file '" + tmp_ + "'");
   }
 }
 
 H5Writer::~H5Writer() {
   if (file_ >= 0) {
-    H5Fclose(hid_t(file_));
+    if (H5Fclose(hid_t(file_)) < 0) H5close();  // after a failed write: release the library's state
     std::remove(tmp_.c_str());  // not committed: leave nothing behind
   }
+  TempFiles::remove(tmp_);
 }
 
 void H5Writer::attr(const std::string& name, const std::string& value) { attr(".", name, value); }
@@ -179,8 +244,9 @@ void H5Writer::commit() {
   const herr_t r = H5Fclose(hid_t(file_));
   file_ = -1;
   if (r < 0) {
+    H5close();
     std::remove(tmp_.c_str());
-    throw IoError("cannot finish HDF5 file '" + tmp_ + "'");
+    throw IoError("cannot finish HDF5 file '" + tmp_ + "' (e.g. a full disk)");
   }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -2,6 +2,7 @@
 // a run that fails leaves no partial file. Groups are created on demand.
 #pragma once
 #include <cstdint>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,26 @@ namespace lb::cli {
 /// A file that cannot be read or written: the message names the path and the reason.
 struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+/// Temporary files removed if SIGINT or SIGTERM ends the process (at most 8 at a time; the
+/// strings must outlive their registration).
+struct TempFiles {
+  static void add(const std::string& path);
+  static void remove(const std::string& path);
+};
+
+/// A text file (CSV) written under a temporary name and renamed by commit().
+class TextOutput {
+ public:
+  explicit TextOutput(std::string path);
+  ~TextOutput();
+  std::ostream& out() { return file_; }
+  void commit();
+
+ private:
+  std::string path_, tmp_;
+  std::ofstream file_;
 };
 
 class H5Writer {

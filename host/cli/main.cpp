@@ -22,8 +22,9 @@ int main(int argc, char** argv) {
     c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)");
     c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
-    c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::NonNegativeNumber);
-    c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)");
+    c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::Range(0, 4096));
+    c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)")
+        ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
   };

@@ -3,13 +3,18 @@
 
 #include <cmath>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <liebatch/sampling/unit_sampler.hpp>
 
 #include "../sampling.hpp"
+#include "h5_writer.hpp"
 
 namespace lb::cli {
 namespace {
@@ -47,8 +52,10 @@ std::vector<double> state_of(const nlohmann::json& v, const std::string& path, i
 
 /// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments.
 std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw IoError("config " + path + ": cannot read '" + file + "': it is a directory");
   std::ifstream in(file);
-  if (!in) Node::fail(path, "cannot read '" + file + "'");
+  if (!in) throw IoError("config " + path + ": cannot read '" + file + "': " + std::strerror(errno));
   std::vector<std::vector<double>> r;
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
@@ -118,6 +125,11 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
         Node::fail(where, "initial state " + std::to_string(k) + " is off the model's manifold: defect " + fmt(d) + " > tolerance " +
                               fmt(tol) + " (set \"normalize\": true to project it, or fix the state)");
       m.project(base[k].data());
+      const double after = m.defect(base[k].data());
+      bool finite = true;
+      for (double x : base[k]) finite = finite && std::isfinite(x);
+      if (!finite || !(after <= tol))
+        Node::fail(where, "initial state " + std::to_string(k) + " cannot be projected onto the manifold (e.g. a zero |q| or |Gamma|)");
     }
   }
   // Members: the base states, or `count` points exp(ξ)·base with ξ from a sampler.
@@ -192,6 +204,8 @@ void read_section(Node& n, Study& st) {
     s.kind = SectionSpec::stroboscopic;
     s.t0 = n.number("t0", st.run.t0);
     s.period = n.positive("period");
+    if ((st.run.t1 - s.t0) / s.period > 1e8)
+      Node::fail(n.at("period"), "expected at most 1e8 strobes in [t0, t1], got " + fmt((st.run.t1 - s.t0) / s.period), n.raw("period"));
   }
   s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
   if (n.has("plot")) {
@@ -223,6 +237,8 @@ std::vector<double> read_steps(Node& c) {
   for (std::size_t k = 0; k < h.size(); ++k)
     if (!(h[k] > 0)) Node::fail(c.at("steps") + "/" + std::to_string(k), "expected a step size > 0, got " + fmt(h[k]));
   std::sort(h.rbegin(), h.rend());
+  for (std::size_t k = 1; k < h.size(); ++k)
+    if (h[k] == h[k - 1]) Node::fail(c.at("steps"), "expected distinct step sizes; " + fmt(h[k]) + " appears twice");
   return h;
 }
 
@@ -261,11 +277,26 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0)
 
 Study read_study(const std::string& text, Command cmd, const std::string& base_dir) {
   Study st;
+  // Keys seen per open object, so a repeated key is an error (JSON parsers keep the last one).
+  std::vector<std::set<std::string>> seen;
+  std::vector<std::string> where;  // path of the open objects
+  std::string duplicate, last_key;
+  auto cb = [&](int, nlohmann::json::parse_event_t e, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (e == E::object_start) { seen.emplace_back(); where.push_back(where.empty() ? "" : where.back() + "/" + last_key); }
+    if (e == E::object_end && !seen.empty()) { seen.pop_back(); where.pop_back(); }
+    if (e == E::key && !seen.empty()) {
+      last_key = parsed.get<std::string>();
+      if (!seen.back().insert(last_key).second && duplicate.empty()) duplicate = where.back() + "/" + last_key;
+    }
+    return true;
+  };
   try {
-    st.config = nlohmann::json::parse(text);
+    st.config = nlohmann::json::parse(text, cb);
   } catch (const nlohmann::json::exception& e) {
     throw ConfigError(std::string("config: malformed JSON: ") + e.what());
   }
+  if (!duplicate.empty()) throw ConfigError("config " + duplicate + ": key given twice");
   Node root(st.config, "");
   Node model = root.object("model");
   st.model = make_model(model);
@@ -327,6 +358,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
 
   if (root.has("outputs")) {
     Node o = root.object("outputs");
+    st.samples_given = o.has("samples");
     r.samples = int(o.integer("samples", 0, 1 << 24, 0));
     if (r.samples == 1) Node::fail(o.at("samples"), "expected 0 (final state only) or at least 2 (t0 and t1 included), got 1");
     st.plot = o.boolean("plot", true);

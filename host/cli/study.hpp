@@ -51,6 +51,7 @@ struct Study {
   InitialStates init;
   std::string sampler;               ///< how the initial states were made (recorded)
   bool plot = true;
+  bool samples_given = false;        ///< "outputs/samples" was in the config
   int plot_x = -1, plot_y = -1;      ///< poincare: state components on the axes (-1: default)
   ConvergeSpec converge;
   ValidateSpec validate;
