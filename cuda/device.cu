@@ -5,12 +5,29 @@
 #include "check.cuh"
 
 namespace lb {
+namespace {
+/// Compiled like every kernel of the build: whether the device can load it says whether the
+/// build's architectures (CMAKE_CUDA_ARCHITECTURES, sm_90 by default) run on this device.
+__global__ void probe_kernel() {}
+}  // namespace
 
 std::string gpu_unavailable_reason() {
   int n = 0;
-  const cudaError_t e = cudaGetDeviceCount(&n);
+  cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) return "no usable CUDA device (" + cuda::check(e, "cudaGetDeviceCount") + ")";
   if (n == 0) return "no CUDA device present";
+  cudaFuncAttributes a{};
+  e = cudaFuncGetAttributes(&a, probe_kernel);
+  if (e != cudaSuccess) {
+    int dev = 0, major = 0, minor = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    cudaGetLastError();  // clear the (non-sticky) error the probe left
+    return "the CUDA device (sm_" + std::to_string(major) + std::to_string(minor) +
+           ") cannot run this build's kernels (" + cuda::check(e, "cudaFuncGetAttributes") +
+           "); rebuild with CMAKE_CUDA_ARCHITECTURES including it";
+  }
   return "";
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -21,7 +22,12 @@ template <class F> void parallel_for(std::size_t n, int threads, F&& body) {
     }
   };
   std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(worker);
+  try {
+    for (int k = 1; k < threads; ++k) pool.emplace_back(worker);
+  } catch (const std::system_error&) {
+    // The system refused a thread: the ones running (and this one) claim every block, and results
+    // do not depend on the thread count.
+  }
   worker();
   for (auto& th : pool) th.join();
 }

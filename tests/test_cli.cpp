@@ -15,6 +15,8 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include "host/device.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -103,7 +105,7 @@ TEST(Cli, RunMatchesTheSymmetricTopsClosedFormAndWritesTheHdf5Layout) {
     "method": "rkmk5", "time": {"t0": 0, "t1": 3}, "step": {"h": 0.001},
     "initial": {"states": [[1, 0, 0.5], [0.3, -0.7, 1.2], [0, 0.2, -2]]},
     "outputs": {"samples": 4}})");
-  const auto r = liebatch(s, "run " + cfg + " -o " + s.path("top.h5"));
+  const auto r = liebatch(s, "run " + cfg + " --device cpu -o " + s.path("top.h5"));
   ASSERT_EQ(r.status, 0) << r.err;
   H5 h(s.path("top.h5"));
   ASSERT_GE(h.f, 0);
@@ -115,7 +117,7 @@ TEST(Cli, RunMatchesTheSymmetricTopsClosedFormAndWritesTheHdf5Layout) {
   EXPECT_EQ(h.attr("model"), "free_rigid_body");
   EXPECT_EQ(h.attr("method"), "rkmk5");
   EXPECT_NE(h.attr("liebatch_version"), "");
-  EXPECT_NE(h.attr("device").find("cpu"), std::string::npos);
+  EXPECT_EQ(h.attr("device"), "cpu (requested)");
   EXPECT_NE(h.attr("config").find("\"rkmk5\""), std::string::npos) << "the full config is kept";
   const auto y = h.doubles("final/y");
   const auto st = h.read<unsigned char>("final/status", H5T_NATIVE_UCHAR);
@@ -136,17 +138,22 @@ double period(double a, double g) {
   return 4 * (M_PI / (2 * x)) / std::sqrt(g);
 }
 
-TEST(Cli, PoincareHitsMatchThePendulumsClosedForm) {
-  // Pendulums released from rest at 0.3 and 1.1 rad cross q_x = 0 at (2k + 1)T/4.
-  Scratch s("poincare");
+/// Pendulums released from rest at 0.3 and 1.1 rad (members 0, 1), section q_x = 0 both ways:
+/// crossing k at (2k + 1)T/4.
+std::string pendulum_section(const Scratch& s) {
   std::ostringstream states;
   states.precision(17);
   for (double a : {0.3, 1.1}) states << (a == 0.3 ? "" : ", ") << "[" << std::sin(a) << ", 0, " << -std::cos(a) << ", 0, 0, 0]";
-  const std::string cfg = s.file("p.json", R"({
+  return s.file("p.json", R"({
     "model": {"name": "pendulum_chain", "parameters": {"N": 1}},
     "method": "rkmk54", "time": {"t1": 6}, "step": {"adaptive": true, "atol": 1e-12, "rtol": 1e-12},
     "initial": {"states": [)" + states.str() + R"(], "tolerance": 1e-12},
     "section": {"type": "hyperplane", "component": "q1_x", "value": 0, "direction": "both", "plot": ["q1_z", "w1_y"]}})");
+}
+
+TEST(Cli, PoincareHitsMatchThePendulumsClosedForm) {
+  Scratch s("poincare");
+  const std::string cfg = pendulum_section(s);
   const auto r = liebatch(s, "poincare " + cfg + " -o " + s.path("p.h5"));
   ASSERT_EQ(r.status, 0) << r.err;
   H5 h(s.path("p.h5"));
@@ -325,11 +332,117 @@ TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
     EXPECT_NE(ro.err.find("not writable"), std::string::npos) << ro.err;
   }
   fs::permissions(keep, fs::perms::owner_all);
-  // A GPU run the command line cannot do is refused with its reason, not silently run on the CPU.
-  const auto g = liebatch(s, "run " + s.file("g.json", "{" + ok_model + ", " + ok_rest + "}") + " --device gpu -o " + s.path("g.h5"));
-  EXPECT_EQ(g.status, 4);
-  EXPECT_NE(g.err.find("device 'gpu'"), std::string::npos);
-  EXPECT_FALSE(fs::exists(s.path("g.h5")));
+}
+
+/// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).
+double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || a.empty()) return INFINITY;
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double x = std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i]));
+    d = std::isnan(x) ? INFINITY : std::max(d, x);
+  }
+  return d;
+}
+
+TEST(Cli, GpuPathAgreesWithTheCpuOrIsRefusedWithItsReason) {
+  Scratch s("gpu");
+  const std::string top = s.file("top.json", R"({
+    "model": {"name": "heavy_top", "preset": "bruls_cardona"},
+    "method": "rkmk4", "time": {"t1": 0.5}, "step": {"h": 1e-3}, "outputs": {"samples": 3},
+    "initial": {"ensemble": {"count": 64, "sampler": "sobol", "seed": 5, "scale": 0.05}}})");
+  // `list methods` marks the methods with GPU kernels in this build [gpu]; this test needs three.
+  const auto list = liebatch(s, "list methods");
+  ASSERT_EQ(list.status, 0);
+  std::string missing, cpu_only;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(": order ");
+    if (colon == std::string::npos) continue;
+    const std::string name = line.substr(2, colon - 2);
+    const bool gpu = line.find("[gpu]") != std::string::npos;
+    if (!gpu && cpu_only.empty()) cpu_only = name;
+    if (!gpu && (name == "rkmk4" || name == "cf4" || name == "rkmk54")) missing += " " + name;
+  }
+  const std::string why = lb::gpu_unavailable_reason();
+  if (!why.empty() || !missing.empty()) {
+    // A run the GPU cannot do (no GPU, or a method without kernels) is refused with the reason,
+    // never silently run on the CPU, and leaves no file; auto takes the CPU and says why.
+    const std::string method = why.empty() ? cpu_only : "rkmk4";
+    const std::string cfg = s.file("r.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": ")" + method +
+                                                 R"(", "time": {"t1": 0.01}, "step": {"h": 1e-3}})");
+    const auto g = liebatch(s, "run " + cfg + " --device gpu -o " + s.path("g.h5"));
+    EXPECT_EQ(g.status, 4);
+    EXPECT_NE(g.err.find("device 'gpu' requested but unusable: " + (why.empty() ? "method '" + method + "' has no GPU kernels" : why)),
+              std::string::npos) << g.err;
+    EXPECT_FALSE(fs::exists(s.path("g.h5")));
+    const auto v = liebatch(s, "validate " + s.file("vg.json", R"({"model": {"name": "lorenz"}, "method": ")" + method + R"(",
+      "time": {"t1": 1}, "step": {"h": 0.01}, "initial": {"state": [1, 1, 1]}, "validate": {"against": "gpu"}})") + " -o " + s.path("vg.h5"));
+    EXPECT_EQ(v.status, 4) << v.err;
+    EXPECT_NE(v.err.find("cannot run on the GPU"), std::string::npos) << v.err;
+    EXPECT_FALSE(fs::exists(s.path("vg.h5")));
+    const auto a = liebatch(s, "run " + cfg + " -o " + s.path("a.h5"));
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(H5(s.path("a.h5")).attr("device").rfind("cpu (auto: ", 0), 0u);
+    EXPECT_NE(a.out.find("device: cpu (auto: "), std::string::npos) << a.out;
+    GTEST_SKIP() << "the command line's GPU path not run: " << (why.empty() ? "no GPU kernels in this build for" + missing : why);
+  }
+  // run: the same ensemble on both; fixed steps, so the bound is round-off accumulated over the
+  // steps, 100·stages·steps·ε (as `validate` states it).
+  const auto c = liebatch(s, "run " + top + " --device cpu -o " + s.path("c.h5"));
+  const auto g = liebatch(s, "run " + top + " --device gpu -o " + s.path("g.h5"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  ASSERT_EQ(g.status, 0) << g.err;
+  H5 hc(s.path("c.h5")), hg(s.path("g.h5"));
+  EXPECT_EQ(hg.attr("device"), "gpu (requested)");
+  EXPECT_NE(g.out.find("members on gpu, "), std::string::npos) << g.out;
+  const double bound = 100 * 4 * 500 * 2.220446049250313e-16;
+  EXPECT_LE(max_rel(hg.doubles("final/y"), hc.doubles("final/y")), bound);
+  EXPECT_LE(max_rel(hg.doubles("samples/y"), hc.doubles("samples/y")), bound);
+  EXPECT_LE(max_rel(hg.doubles("samples/observables"), hc.doubles("samples/observables")), bound);
+  EXPECT_EQ(hg.read<unsigned char>("final/status", H5T_NATIVE_UCHAR), hc.read<unsigned char>("final/status", H5T_NATIVE_UCHAR));
+  // float on the GPU against double on the CPU: float round-off over 500 steps.
+  const auto f = liebatch(s, "run " + top + " --device gpu --precision float -o " + s.path("f.h5"));
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_LE(max_rel(H5(s.path("f.h5")).doubles("final/y"), hc.doubles("final/y")), 1e-3);
+
+  // poincare: the pendulum's crossings, the same records from both devices, at the closed form.
+  const std::string pc = pendulum_section(s);
+  const auto pcpu = liebatch(s, "poincare " + pc + " --device cpu -o " + s.path("pc.h5"));
+  const auto pgpu = liebatch(s, "poincare " + pc + " --device gpu -o " + s.path("pg.h5"));
+  ASSERT_EQ(pcpu.status, 0) << pcpu.err;
+  if (pgpu.err.find("N = 1 has no GPU kernels in this build") != std::string::npos)
+    GTEST_SKIP() << "run checked; poincare, validate and converge on the GPU not run: " << pgpu.err;
+  ASSERT_EQ(pgpu.status, 0) << pgpu.err;
+  H5 pa(s.path("pc.h5")), pb(s.path("pg.h5"));
+  EXPECT_EQ(pb.longs("hits/member"), pa.longs("hits/member"));
+  EXPECT_EQ(pb.longs("hits/index"), pa.longs("hits/index"));
+  const auto tg = pb.doubles("hits/t");
+  const auto member = pb.longs("hits/member"), index = pb.longs("hits/index");
+  ASSERT_GT(tg.size(), 8u);
+  EXPECT_LE(max_rel(tg, pa.doubles("hits/t")), 1e-8);
+  for (std::size_t k = 0; k < tg.size(); ++k)
+    EXPECT_NEAR(tg[k], (2.0 * double(index[k]) + 1) * period(member[k] == 0 ? 0.3 : 1.1, 9.81) / 4, 1e-9);
+
+  // validate against the GPU passes its stated bound; converge on the GPU fits the orders.
+  const auto v = liebatch(s, "validate " + s.file("v.json", R"({
+    "model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "cf4", "time": {"t1": 0.2}, "step": {"h": 1e-3},
+    "outputs": {"samples": 3}, "initial": {"ensemble": {"count": 256, "sampler": "box", "seed": 2, "scale": 0.05}},
+    "validate": {"against": "gpu"}})") + " -o " + s.path("v.h5"));
+  EXPECT_EQ(v.status, 0) << v.out << v.err;
+  EXPECT_EQ(H5(s.path("v.h5")).attr("validate_result"), "pass");
+  EXPECT_EQ(H5(s.path("v.h5")).attr("validate_reference_device").rfind("gpu, ", 0), 0u) << "the reference ran on the GPU";
+  const auto cv = liebatch(s, "converge " + s.file("cv.json", R"({
+    "model": {"name": "heavy_top"}, "time": {"t1": 1},
+    "initial": {"state": [0.5, 1, 2, 0.19518001458970666, 0.09759000729485333, 0.9759000729485332]},
+    "converge": {"methods": ["rkmk4", "cf4"], "steps": {"h0": 0.05, "factor": 0.5, "count": 4}}})") +
+                                 " --device gpu -o " + s.path("cv.h5"));
+  ASSERT_EQ(cv.status, 0) << cv.err;
+  EXPECT_EQ(H5(s.path("cv.h5")).attr("device"), "gpu (requested)");
+  const auto order = H5(s.path("cv.h5")).doubles("converge/observed_order");
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NEAR(order[0], 4, 0.2);
+  EXPECT_NEAR(order[1], 4, 0.2);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -286,6 +287,65 @@ template <class Method, class P> double energy_order(int N) {
     return std::abs(double(m.energy(o.y) - m.energy(y0)));
   };
   return std::log2(err(N) / err(2 * N)) / 2 + std::log2(err(2 * N) / err(4 * N)) / 2;
+}
+
+TEST(Constraints, HoldToRoundOffOverTenThousandSteps) {
+  // The models whose constraints test_stepping does not cover (it runs so*(3), se*(3) and (TS²)²):
+  // the heavy top on T*SO(3) (QᵀQ = I) in its spatial and quadratic forms (p constant), and the
+  // 20-link chain (|qᵢ| = 1, qᵢ·ωᵢ = 0). RKMK4, 10⁴ fixed steps each.
+  const auto top = lb::HeavyTop<double>::bruls_cardona();
+  const auto Pi0 = top.bruls_cardona_initial().seg<0, 3>();
+  const lb::Mat3<double> I = lb::Mat3<double>::identity();
+  auto orthogonality = [](const lb::Mat3<double>& Q) {
+    const auto E = Q.transpose() * Q;
+    double d = 0;
+    for (int i = 0; i < 9; ++i) d = std::max(d, std::abs(E.m[i] - (i % 4 == 0 ? 1.0 : 0.0)));
+    return d;
+  };
+  const lb::HeavyTopSpatial<double> spatial{top};
+  const auto s = lb::integrate_fixed<lb::methods::rkmk4>(spatial, 0.0, 0.5, spatial.from_body(I, Pi0), 5e-5, 20000);
+  ASSERT_EQ(s.steps, 10000);
+  const lb::HeavyTopQuadratic<double> quadratic{top};
+  const auto q0 = quadratic.from_body(I, Pi0);
+  const auto q = lb::integrate_fixed<lb::methods::rkmk4>(quadratic, 0.0, 0.5, q0, 5e-5, 20000);
+  ASSERT_EQ(q.steps, 10000);
+  const lb::PendulumChain<double, 20> chain = [] {
+    lb::PendulumChain<double, 20> c;
+    for (int i = 0; i < 20; ++i) { c.mass[i] = 1; c.length[i] = 0.25; }
+    c.gravity = 9.81;
+    return c;
+  }();
+  lb::Vec<double, 120> y0;  // a random, non-planar state: qᵢ on S², ωᵢ ⟂ qᵢ
+  std::mt19937 rng(20);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < 20; ++i) {
+    auto qi = lb::vec3(u(rng), u(rng), u(rng));
+    qi = (1 / lb::norm(qi)) * qi;
+    const auto v = lb::vec3(u(rng), u(rng), u(rng)), wi = v - lb::dot(v, qi) * qi;
+    y0.set_seg(6 * i, qi);
+    y0.set_seg(6 * i + 3, wi);
+  }
+  const auto c = lb::integrate_fixed<lb::methods::rkmk4>(chain, 0.0, 1.0, y0, 1e-4, 20000);
+  ASSERT_EQ(c.steps, 10000);
+  ASSERT_EQ(c.status, lb::Status::ok);
+  double unit = 0, tangent = 0, wmax = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto qi = chain.q(c.y, i), wi = chain.w(c.y, i);
+    unit = std::max(unit, std::abs(lb::norm(qi) - 1.0));
+    tangent = std::max(tangent, std::abs(lb::dot(qi, wi)) / std::max(1.0, lb::norm(wi)));
+    wmax = std::max(wmax, lb::norm(wi));
+  }
+  std::printf("after 10^4 steps: spatial QᵀQ − I %.1e, quadratic QᵀQ − I %.1e, p %.1e; chain (N = 20): |q| − 1 %.1e, "
+              "q·ω/|ω| %.1e (max |ω| %.0f)\n", orthogonality(spatial.Q(s.y)), orthogonality(quadratic.Q(q.y)),
+              lb::norm_inf(quadratic.p(q.y) - quadratic.p(q0)), unit, tangent, wmax);
+  // Round-off: each step's action rounds at a few ε, in the worst case adding up over the 10⁴
+  // steps (10⁴ ε = 2.2e-12); a growing or method-sized defect would be ≥ 1e-8 here.
+  const double bound = 1e4 * std::numeric_limits<double>::epsilon();
+  EXPECT_LE(orthogonality(spatial.Q(s.y)), bound);
+  EXPECT_LE(orthogonality(quadratic.Q(q.y)), bound);
+  EXPECT_EQ(lb::norm_inf(quadratic.p(q.y) - quadratic.p(q0)), 0.0);  // ṗ = 0: translations by zero, exact
+  EXPECT_LE(unit, bound);
+  EXPECT_LE(tangent, bound);
 }
 
 TEST(Energy, ConservedToTheOrderOfTheMethod) {

@@ -1,4 +1,4 @@
-// run, poincare, converge, validate and list: read the config, run on the CPU, write one HDF5 file
+// run, poincare, converge, validate and list: read the config, run on the CPU or GPU, write one HDF5 file
 // (renamed into place only when complete), a CSV for small tables, PNG plots, and a summary.
 #include "commands.hpp"
 
@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "../device.hpp"
+#include "gpu_run.hpp"
 #include "h5_writer.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
@@ -56,14 +57,31 @@ std::string utc_now() {
   return buf;
 }
 
-/// Where the run goes. The command line integrates on the CPU; its GPU path is not built yet.
-std::string pick_device(const Options& o) {
-  if (o.device == "gpu")
-    throw std::runtime_error("device 'gpu': the command line's GPU path is not implemented yet (use --device cpu; the library's "
-                             "lb::cuda::run_gpu runs ensembles on the GPU)");
-  const std::string why = gpu_unavailable_reason();
-  if (o.device == "cpu") return "cpu (requested)";
-  return "cpu (auto: " + (why.empty() ? std::string("the command line's GPU path is not built yet") : why) + ")";
+/// Where a command's runs go, and how the output names it.
+struct Where {
+  bool gpu;
+  std::string text;  ///< e.g. "cpu (auto: no CUDA device present)"
+};
+
+/// "" when the GPU is usable and this build holds kernels for the model and every method, else why not.
+std::string gpu_missing(const ModelRunner& model, const std::vector<std::string>& methods) {
+  std::string why = gpu_unavailable_reason();
+  for (const auto& m : methods)
+    if (why.empty()) why = gpu_method_missing(m);
+  return why.empty() ? model.gpu_missing() : why;
+}
+
+/// --device cpu; gpu (an error saying why when the GPU or the kernels are missing); or auto: the
+/// GPU when it is usable and holds kernels for the model and every method the command runs.
+Where pick_device(const Options& o, const ModelRunner& model, const std::vector<std::string>& methods) {
+  if (o.device == "cpu") return {false, "cpu (requested)"};
+  const std::string why = gpu_missing(model, methods);
+  if (o.device == "gpu") {
+    if (!why.empty()) throw std::runtime_error("device 'gpu' requested but unusable: " + why);
+    return {true, "gpu (requested)"};
+  }
+  if (why.empty()) return {true, "gpu (auto: CUDA device found)"};
+  return {false, "cpu (auto: " + why + ")"};
 }
 
 Study load(const Options& o, Command c) {
@@ -240,9 +258,10 @@ int ensemble_command(const Options& opt, Command c) {
   const bool poincare = c == Command::poincare;
   Study st = load(opt, c);
   if (!poincare && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
-  const std::string device = pick_device(opt);
+  const Where where = pick_device(opt, *st.model, {st.run.method});
+  st.run.gpu = where.gpu;
   H5Writer w(output_path(opt));
-  write_header(w, st, opt, poincare ? "poincare" : "run", device);
+  write_header(w, st, opt, poincare ? "poincare" : "run", where.text);
   EnsembleSink sink(w, st, poincare);
   const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), false);
   Progress progress(poincare ? "poincare" : "run", opt.quiet);
@@ -253,7 +272,7 @@ int ensemble_command(const Options& opt, Command c) {
   int px = st.plot_x, py = st.plot_y;
   if (px < 0) px = st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == 0 ? 1 : 0;
   if (py < 0) py = px + 1 + (st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == px + 1 ? 1 : 0);
-  std::string where;
+  std::string ran_on;
   const auto t_start = Clock::now();
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
@@ -262,7 +281,7 @@ int ensemble_command(const Options& opt, Command c) {
     s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
     const RunResult r = st.model->run(s);
     sink.add(i0, s.y0, r);
-    where = r.out.device;
+    ran_on = r.out.device;
     status.insert(status.end(), r.out.status.begin(), r.out.status.end());
     for (std::size_t i = 0; i < r.out.size; ++i) { steps += r.out.steps[i]; rejected += r.out.rejected[i]; }
     hits += long(r.out.hit_t.size());
@@ -279,13 +298,13 @@ int ensemble_command(const Options& opt, Command c) {
 
   if (!opt.quiet) {
     std::cout << (poincare ? "poincare: " : "run: ") << st.model->name() << ", " << st.run.method
-              << (st.run.adaptive ? " (adaptive)" : "") << ", " << n << " members on " << where
+              << (st.run.adaptive ? " (adaptive)" : "") << ", " << n << " members on " << ran_on
               << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
               << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall
               << " s (" << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
     if (poincare)
       std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
-    std::cout << "  output: " << w.path() << "\n";
+    std::cout << "  device: " << where.text << "\n  output: " << w.path() << "\n";
   }
   if (st.plot) {
     const std::string png = sibling(w.path(), ".png");
@@ -332,9 +351,12 @@ int poincare_command(const Options& o) { return ensemble_command(o, Command::poi
 
 int converge_command(const Options& opt) {
   Study st = load(opt, Command::converge);
-  const std::string device = pick_device(opt);
-  H5Writer w(output_path(opt));
   const auto& cs = st.converge;
+  std::vector<std::string> gpu_runs = cs.methods;
+  if (cs.reference != "extended") gpu_runs.push_back(cs.ref_method);  // the extended reference runs on the CPU
+  const Where where = pick_device(opt, *st.model, gpu_runs);
+  st.run.gpu = where.gpu;
+  H5Writer w(output_path(opt));
   const std::size_t n = st.init.count, nh = cs.steps.size();
   const int dim = st.model->dim();
   std::vector<double> y0;
@@ -362,7 +384,7 @@ int converge_command(const Options& opt) {
   csv.precision(10);
   if (!opt.quiet)
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " "
-              << cs.ref_method << " h = " << cs.ref_h << "\n";
+              << cs.ref_method << " h = " << cs.ref_h << "; device " << where.text << "\n";
   std::vector<Series> series;
   for (std::size_t m = 0; m < cs.methods.size(); ++m) {
     RunSpec s = st.run;
@@ -404,7 +426,7 @@ int converge_command(const Options& opt) {
     ser.title += " (" + std::to_string(order[m]).substr(0, 4) + ")";
     series.push_back(std::move(ser));
   }
-  write_header(w, st, opt, "converge", device);
+  write_header(w, st, opt, "converge", where.text);
   w.write("initial/y", y0, {std::uint64_t(dim), n});
   w.write("converge/h", cs.steps, {nh});
   w.write("converge/methods", cs.methods);
@@ -426,12 +448,21 @@ int converge_command(const Options& opt) {
 
 int validate_command(const Options& opt) {
   Study st = load(opt, Command::validate);
-  if (st.validate.against == "gpu")
-    throw std::runtime_error("validate against 'gpu': the command line's GPU path is not implemented yet; validate against "
-                             "'extended' (a long double CPU run), or use the GPU test suite (test_ensemble_gpu)");
-  const std::string device = pick_device(opt);
+  // Against the GPU: the run on the CPU checked against the same run on the GPU. Against extended:
+  // the run (on --device) checked against a long double run of the same method and steps.
+  const bool against_gpu = st.validate.against == "gpu";
+  if (against_gpu && opt.device == "cpu")
+    throw ConfigError("config /validate/against: 'gpu' runs the ensemble on the CPU and on the GPU; drop --device cpu");
+  Where where{false, "cpu and gpu (validate against gpu)"};
+  if (against_gpu) {
+    const std::string why = gpu_missing(*st.model, {st.run.method});
+    if (!why.empty()) throw std::runtime_error("config /validate/against: 'gpu': cannot run on the GPU: " + why);
+  } else {
+    where = pick_device(opt, *st.model, {st.run.method});
+  }
+  st.run.gpu = where.gpu;
   H5Writer w(output_path(opt));
-  write_header(w, st, opt, "validate", device);
+  write_header(w, st, opt, "validate", where.text);
   EnsembleSink sink(w, st, false);
   const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), true);
   // Per output: relative differences |a − b|/max(1, |b|) per member (and sample), max and median.
@@ -440,13 +471,18 @@ int validate_command(const Options& opt) {
   if (st.run.samples > 0 && !st.model->obs_names().empty()) names.push_back("sampled observables");
   std::vector<std::vector<double>> diffs(names.size());
   long status_mismatch = 0, max_steps = 1, not_ok = 0;
+  std::string reference_device;
   Progress progress("validate", opt.quiet);
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
     s.size = std::min(batch, n - i0);
     st.init.fill(i0, s.size, s.y0);
     s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
-    const RunResult a = st.model->run(s), b = st.model->run_extended(s);
+    const RunResult a = st.model->run(s);
+    RunSpec on_gpu = s;
+    on_gpu.gpu = true;
+    const RunResult b = against_gpu ? st.model->run(on_gpu) : st.model->run_extended(s);
+    reference_device = b.out.device;
     sink.add(i0, s.y0, a);
     const auto& A = a.out;
     const auto& B = b.out;
@@ -477,7 +513,8 @@ int validate_command(const Options& opt) {
   auto& csv = table.out();
   csv << "output,max,median,bound\n";
   if (!opt.quiet)
-    std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n << " members: double against long double\n";
+    std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n << " members: "
+              << (against_gpu ? "CPU against GPU, double" : "double on " + where.text + " against long double") << "\n";
   for (std::size_t o = 0; o < names.size(); ++o) {
     auto& d = diffs[o];
     std::sort(d.begin(), d.end());
@@ -489,7 +526,7 @@ int validate_command(const Options& opt) {
     if (!opt.quiet) std::cout << "  " << names[o] << ": max " << m << ", median " << md << (m <= bound ? "  ok" : "  ABOVE BOUND") << "\n";
   }
   if (!opt.quiet)
-    std::cout << "  members not ok (double run): " << not_ok << "; statuses differing: " << status_mismatch << "\n  bound " << bound
+    std::cout << "  members not ok (" << (against_gpu ? "CPU run" : "double run") << "): " << not_ok << "; statuses differing: " << status_mismatch << "\n  bound " << bound
               << (st.validate.bound > 0 ? " (from the config)"
                   : st.run.adaptive     ? " (100 x tolerance: the two runs may take different steps)"
                                         : " (100 x stages x steps x eps: round-off accumulated over the steps)")
@@ -499,7 +536,9 @@ int validate_command(const Options& opt) {
   w.write("validate/median", med, {med.size()});
   w.attr("validate_bound", bound);
   w.attr("validate_result", pass ? "pass" : "fail");
-  w.attr("validate_against", "extended (long double CPU run, same method and steps)");
+  w.attr("validate_against", against_gpu ? "gpu (final/ and samples/ hold the CPU run; the GPU run, same method and steps, is its reference)"
+                                         : "extended (long double CPU run, same method and steps)");
+  w.attr("validate_reference_device", reference_device);
   w.commit();
   table.commit();
   return pass ? ok : check_failed;
@@ -508,10 +547,12 @@ int validate_command(const Options& opt) {
 int list_command(const std::string& what) {
   if (what == "models" || what == "all") std::cout << describe_models();
   if (what == "methods" || what == "all") {
-    std::cout << (what == "all" ? "\n" : "") << "methods (name: order[, embedded order], stages):\n";
+    const auto gpu = gpu_methods();
+    std::cout << (what == "all" ? "\n" : "") << "methods (name: order[, embedded order], stages; [gpu]: has GPU kernels in this build):\n";
     for (const auto& m : method_list())
       std::cout << "  " << m.name << ": order " << m.order << (m.order_hat ? ", pair " + std::to_string(m.order) + "(" + std::to_string(m.order_hat) + ")" : "")
-                << ", " << m.stages << " stages - " << m.what << "\n";
+                << ", " << m.stages << " stages - " << m.what
+                << (std::find(gpu.begin(), gpu.end(), m.name) != gpu.end() ? " [gpu]" : "") << "\n";
   }
   if (what == "presets" || what == "all") {
     std::cout << (what == "all" ? "\n" : "") << "presets (model: preset):\n";

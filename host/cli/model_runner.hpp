@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "../run_cpu.hpp"
+#include "gpu_run.hpp"
 #include "methods.hpp"
 #include "spec.hpp"
+#include "spec_ensemble.hpp"
 
 namespace lb::cli {
 
@@ -32,7 +34,10 @@ class ModelRunner {
   virtual bool energy_level(double* y, double E) const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
-  /// Runs in double (float when s.single) / in long double (reference solutions, validation).
+  /// "" when this build holds the model's GPU kernels, otherwise why not.
+  virtual std::string gpu_missing() const = 0;
+  /// Runs in double (float when s.single), on the GPU when s.gpu / in long double, always on the
+  /// CPU (reference solutions, validation).
   virtual RunResult run(const RunSpec& s) const = 0;
   virtual RunResult run_extended(const RunSpec& s) const = 0;
 };
@@ -42,16 +47,14 @@ std::unique_ptr<ModelRunner> make_model(Node& model);
 /// `liebatch list models`: every model with its parameters and presets.
 std::string describe_models();
 
-/// Keeps hits where y[component] < value (or >).
-template <class T> struct ComponentCondition {
-  int component;
-  bool less;
-  T value;
-  template <class P> LB_HD bool operator()(T, const P& y) const { return less ? y[component] < value : y[component] > value; }
-};
-
 template <class Entry> class Runner final : public ModelRunner {
   template <class T> using M = typename Entry::template model<T>;
+  /// Entries without GPU kernels in some builds say so (`gpu`, `gpu_note()`); every other model
+  /// is instantiated in a models_*_gpu.cu file.
+  static constexpr bool has_gpu = [] {
+    if constexpr (requires { Entry::gpu; }) return Entry::gpu;
+    else return true;
+  }();
   using space = typename M<double>::space;
   using point = typename space::point;
 
@@ -81,7 +84,11 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::string> state_names() const override { return Entry::state_names(p_); }
   std::vector<std::string> obs_names() const override { return Entry::obs_names(p_); }
-  RunResult run(const RunSpec& s) const override { return s.single ? run_as<float>(s, false) : run_as<double>(s, true); }
+  std::string gpu_missing() const override {
+    if constexpr (has_gpu) return "";
+    else return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
+  }
+  RunResult run(const RunSpec& s) const override { return s.single ? run_as<float>(s, s.gpu) : run_as<double>(s, s.gpu); }
   RunResult run_extended(const RunSpec& s) const override { return run_as<long double>(s, false); }
 
  private:
@@ -96,52 +103,22 @@ template <class Entry> class Runner final : public ModelRunner {
     for (int d = 0; d < space::dim; ++d) y[d] = x[d];
   }
 
-  template <class T> RunResult run_as(const RunSpec& s, bool sections) const {
-    Ensemble<M<T>> e;
-    e.size = s.size;
-    e.y0.assign(s.y0.begin(), s.y0.end());
-    e.t0.v = {T(s.t0)};
-    e.t1.v = {T(s.t1)};
-    e.model.v = {Entry::template build<T>(p_)};
-    e.samples = s.samples;
-    e.max_hits = s.section.max_hits;
-    e.control.v.clear();
-    for (double h : s.h) {
-      StepControl<T> c;
-      c.h = T(h);
-      c.atol = T(s.atol);
-      c.rtol = T(s.rtol);
-      c.max_attempts = s.max_steps;
-      e.control.v.push_back(c);
-    }
-    RunOptions o;
-    o.adaptive = s.adaptive;
-    o.threads = s.threads;
-    o.chunks = s.chunks;
-    o.progress = s.progress;
+  template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
+    const Ensemble<M<T>> e = ensemble_of(Entry::template build<T>(p_), s);
+    const RunOptions o = options_of(s);
     RunResult r;
     r.state_names = Entry::state_names(p_);
     r.obs_names = Entry::obs_names(p_);
+    if (gpu) {
+      if constexpr (has_gpu && !std::is_same_v<T, long double>) {
+        convert(run_on_gpu(e, o, s), r.out);
+        return r;
+      }
+      throw std::runtime_error("device 'gpu': " + gpu_missing());
+    }
     with_method(s.method, "/method", [&](auto tag) {
       using Method = typename decltype(tag)::type;
-      EnsembleOutput<T> out;
-      const auto& sec = s.section;
-      if constexpr (std::is_same_v<T, double>) {
-        if (sections && sec.kind == SectionSpec::hyperplane) {
-          const Hyperplane<T> plane{sec.component, T(sec.value), sec.direction};
-          const Conditioned<Hyperplane<T>, ComponentCondition<T>> cond{
-              plane, {sec.conditioned ? sec.cond_component : sec.component, sec.cond_less,
-                      sec.conditioned ? T(sec.cond_value) : (sec.cond_less ? T(INFINITY) : T(-INFINITY))}};
-          out = run_cpu<Method>(e, o, cond);
-        } else if (sections && sec.kind == SectionSpec::stroboscopic) {
-          out = run_cpu<Method>(e, o, Stroboscopic<T>{T(sec.t0), T(sec.period)});
-        } else {
-          out = run_cpu<Method>(e, o);
-        }
-      } else {
-        out = run_cpu<Method>(e, o);
-      }
-      convert(out, r.out);
+      convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
     });
     return r;
   }

@@ -7,6 +7,7 @@
 #include <liebatch/sampling/energy_level.hpp>
 
 #include "entry_util.hpp"
+#include "gpu_run.hpp"
 #include "manifold.hpp"
 
 namespace lb::cli {
@@ -14,6 +15,13 @@ namespace lb::cli {
 template <int N> struct PendulumEntry {
   static constexpr const char* name = "pendulum_chain";
   static constexpr bool energy_levels = true;
+  static constexpr bool gpu = gpu_chain<N>();  ///< kernels for this N (LIEBATCH_CLI_GPU_CHAINS)
+  static std::string gpu_note() {
+    std::string chains;
+    for (int n : gpu_chains()) chains += (chains.empty() ? "" : ", ") + std::to_string(n);
+    return "N = " + std::to_string(N) + " has no GPU kernels in this build (chains compiled: " + (chains.empty() ? "none" : chains) +
+           "; add N to the CMake list LIEBATCH_CLI_GPU_CHAINS)";
+  }
   template <class T> using model = PendulumChain<T, N>;
   using point = Vec<double, 6 * N>;
   struct Params {

@@ -37,6 +37,7 @@ struct RunSpec {
   std::size_t size = 0;
   std::vector<double> y0;
   bool single = false;        ///< float instead of double (runs without a section)
+  bool gpu = false;           ///< on the GPU (run_on_gpu) instead of the CPU
   int threads = 0;
   int chunks = 20;
   std::function<void(double)> progress;

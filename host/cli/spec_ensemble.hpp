@@ -1,0 +1,71 @@
+// A RunSpec as the engine takes it: the Ensemble, the RunOptions and the section, shared by the
+// command line's CPU and GPU paths so both run exactly the same problem. No config code here, so
+// CUDA sources include it.
+#pragma once
+#include <cmath>
+#include <type_traits>
+
+#include <liebatch/ensemble/section.hpp>
+
+#include "spec.hpp"
+
+namespace lb::cli {
+
+/// Keeps hits where y[component] < value (or >).
+template <class T> struct ComponentCondition {
+  int component;
+  bool less;
+  T value;
+  template <class P> LB_HD bool operator()(T, const P& y) const { return less ? y[component] < value : y[component] > value; }
+};
+
+/// The members of s for `model` (shared by all), in the model's scalar.
+template <class Model> Ensemble<Model> ensemble_of(const Model& model, const RunSpec& s) {
+  using T = typename Ensemble<Model>::T;
+  Ensemble<Model> e;
+  e.size = s.size;
+  e.y0.assign(s.y0.begin(), s.y0.end());
+  e.t0.v = {T(s.t0)};
+  e.t1.v = {T(s.t1)};
+  e.model.v = {model};
+  e.samples = s.samples;
+  e.max_hits = s.section.max_hits;
+  e.control.v.clear();
+  for (double h : s.h) {
+    StepControl<T> c;
+    c.h = T(h);
+    c.atol = T(s.atol);
+    c.rtol = T(s.rtol);
+    c.max_attempts = s.max_steps;
+    e.control.v.push_back(c);
+  }
+  return e;
+}
+
+inline RunOptions options_of(const RunSpec& s) {
+  RunOptions o;
+  o.adaptive = s.adaptive;
+  o.threads = s.threads;
+  o.chunks = s.chunks;
+  o.progress = s.progress;
+  return o;
+}
+
+/// run(section) with s's section: a hyperplane with its optional condition, a stroboscopic
+/// section, or NoSection. Sections are located in double only (float and long double runs take
+/// none, as `liebatch run` and the reference runs need none).
+template <class T, class Run> auto with_section(const RunSpec& s, Run&& run) {
+  const SectionSpec& sec = s.section;
+  if constexpr (std::is_same_v<T, double>) {
+    if (sec.kind == SectionSpec::hyperplane) {
+      const Hyperplane<T> plane{sec.component, T(sec.value), sec.direction};
+      const ComponentCondition<T> cond{sec.conditioned ? sec.cond_component : sec.component, sec.cond_less,
+                                       sec.conditioned ? T(sec.cond_value) : (sec.cond_less ? T(INFINITY) : T(-INFINITY))};
+      return run(Conditioned<Hyperplane<T>, ComponentCondition<T>>{plane, cond});
+    }
+    if (sec.kind == SectionSpec::stroboscopic) return run(Stroboscopic<T>{T(sec.t0), T(sec.period)});
+  }
+  return run(NoSection{});
+}
+
+}  // namespace lb::cli
