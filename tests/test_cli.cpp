@@ -193,6 +193,32 @@ TEST(Cli, ConvergeFitsTheOrdersAgainstAnExtendedPrecisionReference) {
   EXPECT_TRUE(fs::exists(s.path("c.png")));
 }
 
+TEST(Cli, PaperDoublePendulumAdaptiveAgainstFixedAtTheSameStepCount) {
+  // Paper 2022 §5.3 with the example configs: RKMK(5,4) at tol 1e-6, then fixed-step RKMK5 with the
+  // same number of steps (h = 3/73 in the config), both scored at T = 3 in the Euclidean norm of
+  // ℝ¹² against a run at tol 1e-13. The paper finds the variable step more accurate for N = 2.
+  Scratch s("paper_n2");
+  const std::string dir = LIEBATCH_EXAMPLES;
+  const auto a = liebatch(s, "run " + dir + "/double_pendulum.json -o " + s.path("a.h5"));
+  const auto f = liebatch(s, "run " + dir + "/double_pendulum_fixed.json -o " + s.path("f.h5"));
+  const auto r = liebatch(s, "run " + s.file("r.json", R"({"model": {"name": "pendulum_chain", "preset": "paper", "parameters": {"N": 2}},
+    "method": "rkmk54", "time": {"t1": 3}, "step": {"adaptive": true, "atol": 1e-13, "rtol": 1e-13, "h0": 1e-4}})") + " -o " + s.path("r.h5"));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(f.status, 0) << f.err;
+  ASSERT_EQ(r.status, 0) << r.err;
+  H5 ha(s.path("a.h5")), hf(s.path("f.h5")), hr(s.path("r.h5"));
+  EXPECT_EQ(hf.longs("final/steps"), ha.longs("final/steps")) << "the fixed run takes the adaptive run's step count";
+  const auto ya = ha.doubles("final/y"), yf = hf.doubles("final/y"), yr = hr.doubles("final/y");
+  ASSERT_EQ(yr.size(), 12u);
+  double ea = 0, ef = 0;
+  for (std::size_t d = 0; d < 12; ++d) { ea += (ya[d] - yr[d]) * (ya[d] - yr[d]); ef += (yf[d] - yr[d]) * (yf[d] - yr[d]); }
+  ea = std::sqrt(ea);
+  ef = std::sqrt(ef);
+  std::printf("N = 2, T = 3, %ld steps: error RKMK(5,4) tol 1e-6 %.2e, fixed-step RKMK5 %.2e\n", ha.longs("final/steps")[0], ea, ef);
+  EXPECT_LT(ea, ef);
+  EXPECT_LT(ea, 1e-3);
+}
+
 TEST(Cli, ValidatePassesItsBoundAndFailsAnImpossibleOne) {
   Scratch s("validate");
   const std::string body = R"("model": {"name": "heavy_top", "preset": "bruls_cardona"},

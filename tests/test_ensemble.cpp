@@ -85,6 +85,25 @@ TEST(EnsembleCpu, FixedStepSamplesAreTheDirectIntegrationsToEachSampleTime) {
   }
 }
 
+TEST(EnsembleCpu, SamplesOnTheStepGridUpToRoundingTakeNoExtraSteps) {
+  // h = 0.1 with a sample every 0.1 s: k·h and t₀ + k(t₁ − t₀)/30 differ by an ulp for 11 of the
+  // 30 samples. Those are the same grid point, not a step of one ulp; likewise t₁ = 86·(3/86).
+  auto e = lbtest::heavy_top_ensemble(4);
+  e.t1.v = {3.0};
+  e.samples = 31;
+  e.control.v[0].h = 0.1;
+  const Out out = lb::run_cpu<rkmk4>(e, lb::RunOptions{});
+  const auto direct = lb::integrate_fixed<rkmk4>(e.model[0], 0.0, 3.0, e.state(0), 0.1, 1000);
+  for (std::size_t i = 0; i < e.size; ++i) {
+    EXPECT_EQ(out.steps[i], 30) << "member " << i;
+    for (int k = 0; k < e.samples; ++k) EXPECT_EQ(out.sample_t[k * e.size + i], lb::sample_time(0.0, 3.0, k, e.samples));
+  }
+  EXPECT_EQ(direct.steps, 30);
+  for (int d = 0; d < 6; ++d) EXPECT_NEAR(out.y[d * e.size], direct.y[d], 1e-12 * (1 + std::abs(direct.y[d])));
+  for (int k = 1; k < 87; ++k)  // every end point k·(3/86) is reached in k steps
+    EXPECT_EQ(lb::integrate_fixed<rkmk4>(e.model[0], 0.0, 3.0 * k / 86, e.state(0), 3.0 / 86, 1000).steps, k) << k;
+}
+
 TEST(EnsembleCpu, FixedStepSamplesOffTheStepGridLandExactly) {
   auto e = lbtest::heavy_top_ensemble(30);
   e.samples = 8;             // Δ = 1/7, not a multiple of h: steps are split at each sample

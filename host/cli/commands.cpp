@@ -242,13 +242,17 @@ struct Drift {
       }
     }
   }
-  std::vector<Series> series(const std::vector<std::string>& names) const {
+  /// One series per observable, exact zeros left out (no logarithm); observables that never drift
+  /// are named in `exact` instead.
+  std::vector<Series> series(const std::vector<std::string>& names, std::string& exact) const {
     std::vector<Series> v;
     const std::size_t nobs = names.size();
     for (std::size_t q = 0; q < nobs; ++q) {
       Series s{names[q], {}, {}};
-      for (std::size_t k = 1; k < t.size(); ++k) { s.x.push_back(t[k]); s.y.push_back(std::max(worst[k * nobs + q], 1e-300)); }
-      v.push_back(std::move(s));
+      for (std::size_t k = 1; k < t.size(); ++k)
+        if (worst[k * nobs + q] > 0) { s.x.push_back(t[k]); s.y.push_back(worst[k * nobs + q]); }
+      if (s.x.empty()) exact += (exact.empty() ? "" : ", ") + names[q];
+      else v.push_back(std::move(s));
     }
     return v;
   }
@@ -312,9 +316,15 @@ int ensemble_command(const Options& opt, Command c) {
     if (poincare && !scatter.x.empty())
       note_plot(png, plot(png, {"Poincaré section: " + st.model->name() + ", " + std::to_string(n) + " members", names[std::size_t(px)],
                                 names[std::size_t(py)], false, false, true}, {scatter}), opt.quiet);
-    else if (!poincare && !drift.t.empty() && !st.model->obs_names().empty())
-      note_plot(png, plot(png, {"observable drift: max over members of |obs(t) - obs(t0)|, " + st.model->name() + ", " + st.run.method,
-                                "t", "drift", false, true, false}, drift.series(st.model->obs_names())), opt.quiet);
+    else if (!poincare && !drift.t.empty() && !st.model->obs_names().empty()) {
+      std::string exact;
+      const auto series = drift.series(st.model->obs_names(), exact);
+      if (series.empty()) note_plot(png, "every observable is exactly constant", opt.quiet);
+      else
+        note_plot(png, plot(png, {"observable drift: max over members of |obs(t) - obs(t0)|, " + st.model->name() + ", " + st.run.method +
+                                      (exact.empty() ? "" : "; exactly 0: " + exact), "t", "drift", false, true, false}, series),
+                  opt.quiet);
+    }
   }
   return ok;
 }

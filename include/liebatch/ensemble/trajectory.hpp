@@ -81,7 +81,7 @@ struct NoHits {
 
 /// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(k, s) whenever
 /// it lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
-/// global grid t₀ + jh, the last step and any sample stop shortened; adaptive steps use the
+/// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps use the
 /// method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
 /// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
 /// through on_hit without changing the step sequence.
@@ -107,7 +107,11 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
     }
     if constexpr (!adaptive) {
       const T grid = t0 + T(s.j + 1) * c.h;  // no accumulated drift in t
-      const bool to_grid = grid < stop;
+      // A stop within rounding of the grid point (k·h against t₀ + k(t₁ − t₀)/(n − 1), or t₁ against
+      // t₀ + Nh) is that grid point, not a step of a few ulps before or after it.
+      const T scale = lb::abs(grid) > lb::abs(stop) ? lb::abs(grid) : lb::abs(stop);
+      const bool at_grid = lb::abs(grid - stop) <= T(8) * epsilon<T>() * scale;
+      const bool to_grid = grid < stop && !at_grid;
       const bool on_grid = s.t == t0 + T(s.j) * c.h;
       const T target = to_grid ? grid : stop;
       const T hh = to_grid && on_grid ? c.h : target - s.t;
@@ -120,7 +124,7 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
       s.t = target;
       ++s.steps;
       crossings(t_prev, y_prev, hh);
-      if (!(grid > target)) ++s.j;  // reached (or passed) the next grid point
+      if (at_grid || !(grid > target)) ++s.j;  // reached (or passed) the next grid point
     } else {
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
       const bool shortened = !(s.t + s.h < stop);
