@@ -489,9 +489,8 @@ int validate_command(const Options& opt) {
     st.init.fill(i0, s.size, s.y0);
     s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
     const RunResult a = st.model->run(s);
-    RunSpec on_gpu = s;
-    on_gpu.gpu = true;
-    const RunResult b = against_gpu ? st.model->run(on_gpu) : st.model->run_extended(s);
+    s.gpu = true;  // the reference: the same run on the GPU, or in long double (always on the CPU)
+    const RunResult b = against_gpu ? st.model->run(s) : st.model->run_extended(s);
     reference_device = b.out.device;
     sink.add(i0, s.y0, a);
     const auto& A = a.out;

@@ -81,8 +81,8 @@ struct NoHits {
 
 /// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(k, s) whenever
 /// it lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
-/// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps use the
-/// method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
+/// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps
+/// use the method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
 /// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
 /// through on_hit without changing the step sequence.
 template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits>
