@@ -34,10 +34,10 @@ run "Lie machinery against classical RK4" "$build/bench/bench_lie_vs_classical"
 if [[ $cuda == ON ]]; then
   run "GPU throughput, heavy top RKMK4 double, sizes 2^10 … 2^24" "$build/bench/bench_throughput" 24 1000 sweep
   run "Lorenz ensemble (DiffEqGPU / MPGOS benchmark)" "$build/bench/bench_lorenz" 23
-  if python3 -c "import jax" > /dev/null 2>&1; then
+  if python3 -c "import jax, sys; sys.exit(jax.default_backend() != 'gpu')" > /dev/null 2>&1; then
     run "JAX baseline (same GPU, right after)" python3 bench/jax_baseline.py
   else
-    echo -e "\nJAX baseline: skipped (python3 cannot import jax)." >> "$section"
+    echo -e "\nJAX baseline: skipped (python3 cannot import jax, or jax has no GPU backend)." >> "$section"
   fi
 else
   echo -e "\nGPU benchmarks: skipped (no nvcc)." >> "$section"

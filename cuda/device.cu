@@ -18,6 +18,10 @@ std::string gpu_unavailable_reason() {
   if (n == 0) return "no CUDA device present";
   cudaFuncAttributes a{};
   e = cudaFuncGetAttributes(&a, probe_kernel);
+  if (e != cudaSuccess && e != cudaErrorNoKernelImageForDevice && e != cudaErrorInvalidDeviceFunction) {
+    cudaGetLastError();
+    return "the CUDA device cannot run kernels (" + cuda::check(e, "cudaFuncGetAttributes") + ")";
+  }
   if (e != cudaSuccess) {
     int dev = 0, major = 0, minor = 0;
     cudaGetDevice(&dev);

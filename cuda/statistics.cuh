@@ -155,7 +155,7 @@ __global__ void histogram_kernel(Column<T> c, std::size_t m, double lo, double h
 /// The statistics of the m items of c, as lb::observable_stats computes them on the CPU.
 template <class T>
 ObservableStats column_stats(const Column<T>& c, std::size_t m, const Binning& binning,
-                             thrust::device_vector<unsigned long long>& counts) {
+                             CudaBackend::vector<unsigned long long>& counts) {
   const thrust::counting_iterator<std::size_t> first(0);
   const Tally t =
       thrust::transform_reduce(thrust::device, first, first + m, TallyOf<T>{c}, empty_tally(), CombineTallies{});
@@ -207,7 +207,7 @@ EnsembleStatistics statistics_gpu(const DeviceOutput<T>& d, const std::vector<Bi
   r.nobs = d.nobs;
   r.at.resize(std::size_t(d.samples) * nobs);
   r.hits.resize(nobs);
-  thrust::device_vector<unsigned long long> counts;
+  CudaBackend::vector<unsigned long long> counts;
   for (std::size_t c = 0; c < r.at.size(); ++c) {
     const detail::Column<T> col{d.sample_obs + c * d.size, 1, nullptr, d.status};
     r.at[c] = detail::column_stats(col, d.size, binning_of(c % nobs), counts);
@@ -222,10 +222,10 @@ EnsembleStatistics statistics_gpu(const DeviceOutput<T>& d, const std::vector<Bi
 /// The same for a run's output on the host: copied to the device, then reduced there.
 template <class T>
 EnsembleStatistics statistics_gpu(const EnsembleOutput<T>& out, const std::vector<Binning>& binning = {Binning{}}) {
-  const thrust::device_vector<T> sample_obs(out.sample_obs.begin(), out.sample_obs.end());
-  const thrust::device_vector<T> hit_obs(out.hit_obs.begin(), out.hit_obs.end());
-  const thrust::device_vector<std::uint8_t> status(out.status.begin(), out.status.end());
-  const thrust::device_vector<std::size_t> hit_member(out.hit_member.begin(), out.hit_member.end());
+  const CudaBackend::vector<T> sample_obs(out.sample_obs.begin(), out.sample_obs.end());
+  const CudaBackend::vector<T> hit_obs(out.hit_obs.begin(), out.hit_obs.end());
+  const CudaBackend::vector<std::uint8_t> status(out.status.begin(), out.status.end());
+  const CudaBackend::vector<std::size_t> hit_member(out.hit_member.begin(), out.hit_member.end());
   const DeviceOutput<T> d{out.size,
                           out.samples,
                           out.nobs,

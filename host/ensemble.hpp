@@ -93,6 +93,7 @@ template <class T> struct EnsembleOutput {
   std::vector<T> sample_y;           ///< [(k·dim + d)·size + i]
   std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]
   std::string device;                ///< where it ran, e.g. "cpu, 2 threads"
+  double integrate_seconds = 0;      ///< wall time of the integration alone: no setup, transfers or output
 
   // Section crossings (runs with a section), as records ordered by member, then by time.
   std::vector<std::size_t> hit_member;  ///< member of each record

@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -68,6 +69,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
   std::vector<long> found(n, 0);
   for (int c = 0; c < plan.chunks; ++c) {
     std::fill(found.begin(), found.end(), 0);
+    const auto started = std::chrono::steady_clock::now();
     detail::parallel_for(n, threads, [&](std::size_t i) {
       auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
         if (!confirmed) { ++out.suspects[i]; return; }
@@ -100,6 +102,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
                                section, on_hit);
       }
     });
+    out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if constexpr (sections) {  // flush this chunk's kept hits into records
       T y[E::dim], o[E::nobs > 0 ? E::nobs : 1];
       for (std::size_t i = 0; i < n; ++i) {

@@ -1,12 +1,8 @@
-// The list of CPU-vs-GPU cases, and the GPU-only checks: batches, chunks and poisoned members.
-#include <cstring>
-#include <limits>
-
+// The list of CPU-vs-GPU cases, and the structural checks (batches, chunks, poisoned members,
+// section crossings) on the GPU.
 #include "../cuda/ensemble.cuh"
-#include "../host/run_cpu.hpp"
+#include "ensemble_checks.hpp"
 #include "ensemble_gpu.hpp"
-#include "ensembles.hpp"
-#include <liebatch/models/pendulum_chain.hpp>
 
 namespace lbtest {
 
@@ -24,61 +20,7 @@ std::vector<GpuCase> gpu_cases() {
   return v;
 }
 
-std::string gpu_sections_check() {
-  lb::Ensemble<lb::PendulumChain<double, 1>> e;
-  e.size = 500;
-  e.model.v = {{{1.0}, {1.0}, 9.81}};
-  e.t1.v = {10.0};
-  e.y0.resize(6 * e.size);
-  for (std::size_t i = 0; i < e.size; ++i) {  // released from rest at 0.2 … 1.2 rad in the x–z plane
-    const double a = 0.2 + double(i) / double(e.size);
-    e.y0[0 * e.size + i] = std::sin(a);
-    e.y0[2 * e.size + i] = -std::cos(a);
-  }
-  e.control.v[0].atol = e.control.v[0].rtol = 1e-10;
-  lb::RunOptions o;
-  o.adaptive = true;
-  o.chunks = 4;
-  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
-  const auto cpu = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
-  o.gpu_batch = 128;
-  const auto gpu = lb::cuda::run_gpu<lb::methods::rkmk54>(e, o, plane);
-  if (cpu.hit_member != gpu.hit_member || cpu.hit_index != gpu.hit_index) {
-    return "CPU and GPU record different crossings (" + std::to_string(cpu.hit_t.size()) + " vs " +
-           std::to_string(gpu.hit_t.size()) + ")";
-  }
-  for (std::size_t r = 0; r < cpu.hit_t.size(); ++r) {
-    if (std::abs(cpu.hit_t[r] - gpu.hit_t[r]) > 1e-8) return "crossing time differs at record " + std::to_string(r);
-  }
-  return "";
-}
-
-std::string gpu_structure_check() {
-  using M = lb::methods::rkmk54;
-  auto e = heavy_top_ensemble(3000);
-  e.samples = 9;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t i = 5; i < e.size; i += 100) e.y0[2 * e.size + i] = nan;  // 1 % poisoned
-  lb::RunOptions o;
-  o.adaptive = true;
-  const auto whole = lb::cuda::run_gpu<M>(e, o);
-  o.gpu_batch = 700;  // five batches, the last one short
-  o.samples_per_chunk = 1;
-  const auto split = lb::cuda::run_gpu<M>(e, o);
-  auto same = [](const auto& a, const auto& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
-  };
-  if (!same(whole.y, split.y) || !same(whole.sample_y, split.sample_y) || !same(whole.steps, split.steps) ||
-      !same(whole.status, split.status)) {
-    return "batched and chunked GPU run differs from the single-launch run";
-  }
-  const auto cpu = lb::run_cpu<M>(e, o);
-  for (std::size_t i = 0; i < e.size; ++i) {
-    const bool poisoned = (i >= 5 && (i - 5) % 100 == 0);
-    const auto want = std::uint8_t(poisoned ? lb::Status::nonfinite : lb::Status::ok);
-    if (whole.status[i] != want || cpu.status[i] != want) return "member " + std::to_string(i) + " has the wrong status";
-  }
-  return "";
-}
+std::string gpu_sections_check() { return sections_check<lb::cuda::CudaBackend>(); }
+std::string gpu_structure_check() { return structure_check<lb::cuda::CudaBackend>(); }
 
 }  // namespace lbtest

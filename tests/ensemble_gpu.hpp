@@ -10,8 +10,9 @@ namespace lbtest {
 /// Outcome of one comparison.
 struct Comparison {
   double max_diff = 0;     ///< max over members and components of |y_gpu − y_cpu| / max(1, |y_cpu|)
-  double bound = 0;        ///< the bound the case must meet (see ensemble_gpu_cases.cuh)
+  double bound = 0;        ///< the bound the case must meet (see ensemble_cases.hpp)
   long mismatched_status = 0;
+  long mismatched_steps = 0;  ///< members whose accepted or rejected step counts differ
   std::string device;
 };
 

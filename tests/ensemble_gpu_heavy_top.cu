@@ -1,8 +1,9 @@
 // CPU-vs-GPU cases for the HeavyTop problem, every method.
-#include "ensemble_gpu_cases.cuh"
+#include "../cuda/ensemble.cuh"
+#include "ensemble_cases.hpp"
 
 namespace lbtest {
 
-void add_heavy_top_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(HeavyTopProblem) }
+void add_heavy_top_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, HeavyTopProblem) }
 
 }  // namespace lbtest

@@ -1,8 +1,9 @@
 // CPU-vs-GPU cases for the DoublePendulum problem, every method.
-#include "ensemble_gpu_cases.cuh"
+#include "../cuda/ensemble.cuh"
+#include "ensemble_cases.hpp"
 
 namespace lbtest {
 
-void add_pendulum_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(DoublePendulumProblem) }
+void add_pendulum_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, DoublePendulumProblem) }
 
 }  // namespace lbtest

@@ -1,9 +1,10 @@
 // CPU-vs-GPU cases for the QuadrotorLoad problem (a 42-dimensional state, a time-dependent
 // controller evaluated at every stage), every method.
-#include "ensemble_gpu_cases.cuh"
+#include "../cuda/ensemble.cuh"
+#include "ensemble_cases.hpp"
 
 namespace lbtest {
 
-void add_quadrotor_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(QuadrotorLoadProblem) }
+void add_quadrotor_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, QuadrotorLoadProblem) }
 
 }  // namespace lbtest

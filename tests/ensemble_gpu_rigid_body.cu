@@ -1,8 +1,9 @@
 // CPU-vs-GPU cases for the RigidBody problem, every method.
-#include "ensemble_gpu_cases.cuh"
+#include "../cuda/ensemble.cuh"
+#include "ensemble_cases.hpp"
 
 namespace lbtest {
 
-void add_rigid_body_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(RigidBodyProblem) }
+void add_rigid_body_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, RigidBodyProblem) }
 
 }  // namespace lbtest

@@ -1,5 +1,5 @@
 // The same ensemble on CPU and GPU for every model × method in double, held to the bounds stated
-// in ensemble_gpu_cases.cuh. Skips, saying why, where no GPU (or no CUDA build) exists.
+// in ensemble_cases.hpp. Skips, saying why, where no GPU (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
 #include "../host/device.hpp"
@@ -10,7 +10,7 @@ namespace {
 TEST(EnsembleGpu, AgreesWithTheCpuForEveryModelAndMethod) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto cases = lbtest::gpu_cases();
-  ASSERT_EQ(cases.size(), 3u * 21u) << "every model × method";
+  ASSERT_EQ(cases.size(), 4u * 21u) << "every model × method: 4 problems, 16 fixed-step methods and 5 adaptive pairs";
   for (const auto& c : cases) {
     const lbtest::Comparison r = c.run();
     EXPECT_EQ(r.mismatched_status, 0) << c.name;

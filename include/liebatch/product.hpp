@@ -111,13 +111,13 @@ template <class... A> struct ProductAlgebra {
   template <int I> LB_HD static constexpr int offset() { return detail::offset<I, A::dim...>(); }
 
   LB_HD static group exp(const vec& u) { return group::exp(u); }
-  /// Largest rotation angle over the factors.
-  LB_HD static scalar angle(const vec& u) {
+  /// Largest squared rotation angle over the factors.
+  LB_HD static scalar angle2(const vec& u) {
     scalar m = scalar(0);
     static_for<count>([&](auto I_) {
       constexpr int I = decltype(I_)::value;
       using F = factor<I>;
-      const scalar a = F::angle(u.template seg<offset<I>(), F::dim>());
+      const scalar a = F::angle2(u.template seg<offset<I>(), F::dim>());
       m = a > m ? a : m;
     });
     return m;

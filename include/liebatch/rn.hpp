@@ -16,7 +16,7 @@ template <class T, int N> struct rn {
 
   LB_HD static vec bracket(const vec&, const vec&) { return vec::zero(); }
   LB_HD static group exp(const vec& u) { return {u}; }
-  LB_HD static T angle(const vec&) { return T(0); }
+  LB_HD static T angle2(const vec&) { return T(0); }
   LB_HD static vec dexp(const vec&, const vec& v) { return v; }
   LB_HD static vec dexpinv(const vec&, const vec& v) { return v; }
 };

@@ -21,8 +21,8 @@ template <class T> struct se3 {
   }
 
   LB_HD static group exp(const vec& u) { return group::exp(u); }
-  /// Rotation angle |A| (dexp⁻¹ is singular at 2π).
-  LB_HD static T angle(const vec& u) { return norm(u.template seg<0, 3>()); }
+  /// Squared rotation angle |A|² (dexp⁻¹ is singular at |A| = 2π).
+  LB_HD static T angle2(const vec& u) { return norm2(u.template seg<0, 3>()); }
 
   /// φ(ad_(A,a))(B,b) for φ analytic at 0, paper 2022 §2.3:
   ///   C = φ0 B + g1 A×B + g2 A×(A×B)

@@ -17,8 +17,8 @@ template <class T> struct so3 {
   /// [u, v] = u × v.
   LB_HD static vec bracket(const vec& u, const vec& v) { return cross(u, v); }
 
-  /// Rotation angle |u| (dexp⁻¹ is singular at 2π).
-  LB_HD static T angle(const vec& u) { return norm(u); }
+  /// Squared rotation angle |u|² (dexp⁻¹ is singular at |u| = 2π).
+  LB_HD static T angle2(const vec& u) { return norm2(u); }
 
   /// exp(û) by Rodrigues' formula.
   LB_HD static group exp(const vec& u) { return group::exp(u); }

@@ -27,9 +27,9 @@ template <int Q> struct DexpinvTruncated {
 /// dexp⁻¹ replaced by the identity: not a valid RKMK method above order 2 (tests prove it).
 using DexpinvIdentity = DexpinvTruncated<0>;
 
-/// Stage angles at or above this end a trajectory with Status::dexpinv_singular: dexp⁻¹ is
-/// singular at 2π and verified to round-off up to 2π − 0.1.
-template <class T> LB_HD T dexpinv_angle_limit() { return T(6.183185307179586476925286766559); }  // 2π − 0.1
+/// Stage angles at or above 2π − 0.1 end a trajectory with Status::dexpinv_singular: dexp⁻¹ is
+/// singular at 2π and verified to round-off up to 2π − 0.1. Compared squared: no square root.
+template <class T> LB_HD T dexpinv_angle2_limit() { return T(38.231780542921517179952906646193); }  // (2π − 0.1)²
 
 /// RKMK method of tableau `tab` with dexp⁻¹ policy D; with `embedded` it also estimates the
 /// error from the tableau's b̂.
@@ -59,8 +59,8 @@ template <const auto& tab, class D = DexpinvExact, bool embedded = (tab.order_ha
         constexpr Rational a = tab.a[i][decltype(j)::value];
         if constexpr (a.p != 0) u += (h * coefficient<T, a>()) * k[decltype(j)::value];
       });
-      const T angle = Alg::angle(u);  // an infinite angle is a non-finite state, not a singularity
-      singular |= lb::isfinite(angle) && !(angle < dexpinv_angle_limit<T>());
+      const T a2 = Alg::angle2(u);  // an infinite angle is a non-finite state, not a singularity
+      singular |= lb::isfinite(a2) && !(a2 < dexpinv_angle2_limit<T>());
       k[i] = D::template apply<Alg>(u, model.f(t + coefficient<T, tab.c[i]>() * h, S::exp_act(u, y)));
     });
     V sigma = V::zero(), delta = V::zero();  // delta = σ − σ̂

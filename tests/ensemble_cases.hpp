@@ -1,4 +1,7 @@
-// The comparison behind every CPU-vs-GPU case. The GPU runs the same advance() as the CPU, so
+// The comparison behind every CPU-vs-GPU case, through a backend B of run_batched: CUDA
+// (ensemble_gpu_*.cu) or the host emulation of the GPU path (test_ensemble_emulated.cpp), which
+// runs the same code with the same compiler as the CPU path and so must agree with it bitwise.
+// The GPU runs the same advance() as the CPU, so
 // results differ only by floating-point contraction (nvcc fuses a·b + c into FMAs, g++ on x86-64
 // without -mfma does not) and by the last ulp of sin/cos/sqrt. Each step perturbs the state by at
 // most ~10 ε|y| per stage from these sources; over N steps of a non-chaotic run of unit length the
@@ -11,7 +14,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../cuda/ensemble.cuh"
+#include "../cuda/ensemble_run.hpp"
 #include "../host/run_cpu.hpp"
 #include "ensemble_gpu.hpp"
 #include "problems.hpp"
@@ -20,7 +23,7 @@ namespace lbtest {
 
 /// 256 members around P's initial condition, t ∈ [0, t_end], 5 samples; fixed h = t_end/100 or
 /// adaptive with tol = 1e-8.
-template <class P> auto gpu_ensemble(bool adaptive) {
+template <class P> auto case_ensemble(bool adaptive) {
   using Model = decltype(P::template model<double>());
   lb::Ensemble<Model> e;
   e.size = 256;
@@ -46,13 +49,13 @@ template <class P> auto gpu_ensemble(bool adaptive) {
   return e;
 }
 
-template <class Method, class P> Comparison compare(bool adaptive) {
-  const auto e = gpu_ensemble<P>(adaptive);
+template <class B, class Method, class P> Comparison compare(bool adaptive) {
+  const auto e = case_ensemble<P>(adaptive);
   lb::RunOptions o;
   o.adaptive = adaptive;
   o.samples_per_chunk = 2;  // several launches per run
   const auto cpu = lb::run_cpu<Method>(e, o);
-  const auto gpu = lb::cuda::run_gpu<Method>(e, o);
+  const auto gpu = lb::cuda::run_batched<B, Method>(e, o);
   Comparison r;
   r.device = gpu.device;
   const double eps = std::numeric_limits<double>::epsilon();
@@ -62,19 +65,28 @@ template <class Method, class P> Comparison compare(bool adaptive) {
   auto upd = [&](double a, double b) { r.max_diff = std::max(r.max_diff, std::abs(a - b) / std::max(1.0, std::abs(a))); };
   for (std::size_t k = 0; k < cpu.y.size(); ++k) upd(cpu.y[k], gpu.y[k]);
   for (std::size_t k = 0; k < cpu.sample_y.size(); ++k) upd(cpu.sample_y[k], gpu.sample_y[k]);
-  for (std::size_t i = 0; i < cpu.status.size(); ++i) r.mismatched_status += cpu.status[i] != gpu.status[i];
+  for (std::size_t i = 0; i < cpu.status.size(); ++i) {
+    r.mismatched_status += cpu.status[i] != gpu.status[i];
+    r.mismatched_steps += cpu.steps[i] != gpu.steps[i] || cpu.rejected[i] != gpu.rejected[i];
+  }
+  for (std::size_t k = 0; k < cpu.sample_t.size(); ++k) upd(cpu.sample_t[k], gpu.sample_t[k]);
   return r;
 }
 
-#define LB_FIXED_CASE(P, M) v.push_back({std::string(#P) + " / " #M, [] { return compare<lb::methods::M, P>(false); }});
-#define LB_ADAPTIVE_CASE(P, M) \
-  v.push_back({std::string(#P) + " / " #M " adaptive", [] { return compare<lb::methods::M, P>(true); }});
-#define LB_ALL_CASES(P)                                                                                        \
-  LB_FIXED_CASE(P, lie_euler) LB_FIXED_CASE(P, lie_euler_heun) LB_FIXED_CASE(P, rkmk3_kutta)                  \
-  LB_FIXED_CASE(P, rkmk3_ssp) LB_FIXED_CASE(P, rkmk4) LB_FIXED_CASE(P, rkmk4_commutators) LB_FIXED_CASE(P, rkmk5) \
-  LB_FIXED_CASE(P, cf3) LB_FIXED_CASE(P, cf4) LB_FIXED_CASE(P, cg3) LB_FIXED_CASE(P, cg4a)                     \
-  LB_FIXED_CASE(P, rkmk54) LB_FIXED_CASE(P, rkmk32) LB_FIXED_CASE(P, cf32a) LB_FIXED_CASE(P, cf32b)             \
-  LB_FIXED_CASE(P, cf43) LB_ADAPTIVE_CASE(P, rkmk54) LB_ADAPTIVE_CASE(P, rkmk32) LB_ADAPTIVE_CASE(P, cf32a)      \
-  LB_ADAPTIVE_CASE(P, cf32b) LB_ADAPTIVE_CASE(P, cf43)
+#define LB_FIXED_CASE(B, P, M) \
+  v.push_back({std::string(#P) + " / " #M, [] { return compare<B, lb::methods::M, P>(false); }});
+#define LB_ADAPTIVE_CASE(B, P, M) \
+  v.push_back({std::string(#P) + " / " #M " adaptive", [] { return compare<B, lb::methods::M, P>(true); }});
+/// Every method on problem P through backend B: 16 fixed-step methods, 5 adaptive pairs.
+#define LB_ALL_CASES(B, P)                                                                                        \
+  LB_FIXED_CASE(B, P, lie_euler) LB_FIXED_CASE(B, P, lie_euler_heun) LB_FIXED_CASE(B, P, rkmk3_kutta)             \
+  LB_FIXED_CASE(B, P, rkmk3_ssp) LB_FIXED_CASE(B, P, rkmk4) LB_FIXED_CASE(B, P, rkmk4_commutators)                \
+  LB_FIXED_CASE(B, P, rkmk5) LB_FIXED_CASE(B, P, cf3) LB_FIXED_CASE(B, P, cf4) LB_FIXED_CASE(B, P, cg3)            \
+  LB_FIXED_CASE(B, P, cg4a) LB_FIXED_CASE(B, P, rkmk54) LB_FIXED_CASE(B, P, rkmk32) LB_FIXED_CASE(B, P, cf32a)     \
+  LB_FIXED_CASE(B, P, cf32b) LB_FIXED_CASE(B, P, cf43) LB_ADAPTIVE_CASE(B, P, rkmk54)                             \
+  LB_ADAPTIVE_CASE(B, P, rkmk32) LB_ADAPTIVE_CASE(B, P, cf32a) LB_ADAPTIVE_CASE(B, P, cf32b)                      \
+  LB_ADAPTIVE_CASE(B, P, cf43)
+/// Cases per problem in LB_ALL_CASES.
+inline constexpr std::size_t cases_per_problem = 21;
 
 }  // namespace lbtest

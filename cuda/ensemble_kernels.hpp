@@ -1,0 +1,160 @@
+// What each GPU thread does, one member per thread: the views of structure-of-arrays buffers and
+// the per-member bodies of the ensemble kernels. Plain LB_HD code with no CUDA headers, so the
+// host can run the same bodies over every index (tests/host_backend.hpp) where no GPU exists.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "../host/ensemble.hpp"
+
+namespace lb::cuda {
+
+/// A per-member input on the device: one shared value passed by value, or one per member.
+template <class V> struct MemberView {
+  const V* per;  ///< null when shared
+  V shared;
+  LB_HD V operator[](std::size_t i) const { return per ? per[i] : shared; }
+};
+
+/// Trajectory states of a batch, structure-of-arrays.
+template <class P> struct StateView {
+  using T = typename P::scalar;
+  std::size_t n;
+  T *y, *t, *h;
+  long *j, *steps, *rejected;
+  int* sample;
+  std::uint8_t* status;
+
+  LB_HD Trajectory<P> load(std::size_t i) const {
+    Trajectory<P> s;
+    for (int d = 0; d < P::size; ++d) s.y[d] = y[d * n + i];
+    s.t = t[i]; s.h = h[i]; s.j = j[i]; s.steps = steps[i]; s.rejected = rejected[i]; s.sample = sample[i];
+    s.status = Status(status[i]);
+    return s;
+  }
+  LB_HD void store(std::size_t i, const Trajectory<P>& s) const {
+    for (int d = 0; d < P::size; ++d) y[d * n + i] = s.y[d];
+    t[i] = s.t; h[i] = s.h; j[i] = s.j; steps[i] = s.steps; rejected[i] = s.rejected; sample[i] = s.sample;
+    status[i] = std::uint8_t(s.status);
+  }
+};
+
+/// Sample buffers of one chunk: slot = k − first, slot-major like the host output.
+template <class T> struct SampleView {
+  int first;
+  T *t, *y, *obs;
+};
+
+/// Per-member section bookkeeping of a batch and its hit slots (slot j of member i at [j·n + i]).
+template <class T> struct HitView {
+  int slots;
+  long *found, *hits, *lost, *suspects;  ///< found: this chunk; hits, lost, suspects: whole run
+  T *t, *y, *obs;
+};
+
+/// Member i's trajectory state from its initial state y0[d·n + i].
+template <class P> struct StartMember {
+  using T = typename P::scalar;
+  StateView<P> st;
+  const T* y0;
+  MemberView<T> t0;
+  MemberView<StepControl<T>> ctl;
+
+  LB_HD void operator()(std::size_t i) const {
+    P y;
+    for (int d = 0; d < P::size; ++d) y[d] = y0[d * st.n + i];
+    st.store(i, start(y, t0[i], ctl[i].h));
+  }
+};
+
+/// Member i advanced through one chunk of time: its samples into the chunk's slots, its crossings
+/// into its hit slots (counted as lost past the last slot).
+template <class Method, bool adaptive, class Model, class Section, class P> struct ChunkMember {
+  using T = typename P::scalar;
+  StateView<P> st;
+  MemberView<T> t0v, t1v;
+  MemberView<StepControl<T>> ctl;
+  MemberView<Model> models;
+  ChunkPlan plan;
+  int chunk;
+  SampleView<T> out;
+  Section sec;
+  HitView<T> hv;
+
+  LB_HD void operator()(std::size_t i) const {
+    constexpr int nobs = observable_count<Model>();
+    const std::size_t n = st.n;
+    Trajectory<P> s = st.load(i);
+    const Model m = models[i];
+    const StepControl<T> c = ctl[i];
+    const T t0 = t0v[i], t1 = t1v[i];
+    auto record = [&](int k, const Trajectory<P>& x) {
+      const std::size_t slot = std::size_t(k - out.first);
+      out.t[slot * n + i] = x.t;
+      for (int d = 0; d < P::size; ++d) out.y[(slot * P::size + d) * n + i] = x.y[d];
+      if constexpr (nobs > 0) {
+        const auto o = m.observables(x.y);
+        for (int q = 0; q < nobs; ++q) out.obs[(slot * nobs + q) * n + i] = o[q];
+      }
+    };
+    auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
+      if (!confirmed) { ++hv.suspects[i]; return; }
+      ++hv.hits[i];
+      const long j = hv.found[i]++;
+      if (j >= hv.slots) { ++hv.lost[i]; return; }
+      hv.t[std::size_t(j) * n + i] = t_hit;
+      for (int d = 0; d < P::size; ++d) hv.y[(std::size_t(j) * P::size + d) * n + i] = y_hit[d];
+      if constexpr (nobs > 0) {
+        const auto o = m.observables(y_hit);
+        for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
+      }
+    };
+    advance<Method, adaptive>(m, s, t0, t1, c, plan.samples, plan.pause(chunk, t0, t1), record, sec, on_hit);
+    st.store(i, s);
+  }
+};
+
+/// kept = min(found, slots), for the scan.
+struct KeptHits {
+  long slots;
+  LB_HD long operator()(long found) const { return found < slots ? found : slots; }
+};
+
+/// Member i's kept hits of a chunk compacted into records from offset[i] on (an exclusive scan of
+/// the kept counts).
+template <class T> struct CompactMember {
+  HitView<T> hv;
+  std::size_t n;        ///< members in the batch
+  std::size_t member0;  ///< the batch's first member
+  int dim, nobs;
+  const long* offset;
+  std::size_t* r_member;
+  int* r_index;
+  T *r_t, *r_y, *r_obs;
+
+  LB_HD void operator()(std::size_t i) const {
+    const long kept = KeptHits{hv.slots}(hv.found[i]);
+    for (long j = 0; j < kept; ++j) {
+      const std::size_t r = std::size_t(offset[i] + j);
+      r_member[r] = member0 + i;
+      r_index[r] = int(hv.hits[i] - hv.found[i] + j);
+      r_t[r] = hv.t[std::size_t(j) * n + i];
+      for (int d = 0; d < dim; ++d) r_y[r * dim + d] = hv.y[(std::size_t(j) * dim + d) * n + i];
+      for (int q = 0; q < nobs; ++q) r_obs[r * nobs + q] = hv.obs[(std::size_t(j) * nobs + q) * n + i];
+    }
+  }
+};
+
+/// Fraction of member i's span done (1 when finished), for progress.
+template <class T> struct DoneMember {
+  const T* t;
+  const std::uint8_t* status;
+  MemberView<T> t0, t1;
+  double* done;
+
+  LB_HD void operator()(std::size_t i) const {
+    done[i] = status[i] == std::uint8_t(Status::running) ? double((t[i] - t0[i]) / (t1[i] - t0[i])) : 1.0;
+  }
+};
+
+}  // namespace lb::cuda

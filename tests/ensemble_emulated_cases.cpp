@@ -1,0 +1,16 @@
+// The CPU-vs-GPU cases of ensemble_cases.hpp through the host emulation of the GPU path.
+#include "ensemble_cases.hpp"
+#include "host_backend.hpp"
+
+namespace lbtest {
+
+std::vector<GpuCase> emulated_cases() {
+  std::vector<GpuCase> v;
+  LB_ALL_CASES(HostBackend, RigidBodyProblem)
+  LB_ALL_CASES(HostBackend, HeavyTopProblem)
+  LB_ALL_CASES(HostBackend, DoublePendulumProblem)
+  LB_ALL_CASES(HostBackend, QuadrotorLoadProblem)
+  return v;
+}
+
+}  // namespace lbtest

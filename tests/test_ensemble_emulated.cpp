@@ -1,0 +1,118 @@
+// The GPU path's host side (cuda/ensemble_run.hpp: batches, chunks, structure-of-arrays buffers,
+// hit compaction, copies back) and its per-thread bodies (cuda/ensemble_kernels.hpp), run on the
+// host through tests/host_backend.hpp. Same code and compiler as run_cpu, so every result must be
+// bitwise run_cpu's. This runs in every build; the device itself is checked by test_ensemble_gpu.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <limits>
+
+#include "ensemble_checks.hpp"
+#include "ensemble_gpu.hpp"
+#include "host_backend.hpp"
+
+namespace lbtest {
+std::vector<GpuCase> emulated_cases();
+}
+
+namespace {
+
+using lbtest::HostBackend;
+
+/// "" when a and b hold the same bits in every field, else the first field that differs.
+template <class T> std::string difference(const lb::EnsembleOutput<T>& a, const lb::EnsembleOutput<T>& b) {
+  auto same = [](const auto& x, const auto& y) {
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
+  };
+#define LB_SAME(f) \
+  if (!same(a.f, b.f)) return #f;
+  LB_SAME(y) LB_SAME(t) LB_SAME(steps) LB_SAME(rejected) LB_SAME(status) LB_SAME(sample_t) LB_SAME(sample_y)
+  LB_SAME(sample_obs) LB_SAME(hit_member) LB_SAME(hit_index) LB_SAME(hit_t) LB_SAME(hit_y) LB_SAME(hit_obs)
+  LB_SAME(hits) LB_SAME(lost_hits) LB_SAME(suspects)
+#undef LB_SAME
+  return "";
+}
+
+/// Restores the emulated device's memory after a test that shrinks it.
+struct DeviceMemory {
+  std::size_t saved = HostBackend::memory;
+  explicit DeviceMemory(std::size_t bytes) { HostBackend::memory = bytes; }
+  ~DeviceMemory() { HostBackend::memory = saved; }
+};
+
+TEST(EnsembleEmulatedGpu, EqualsTheCpuBitwiseForEveryModelAndMethod) {
+  const auto cases = lbtest::emulated_cases();
+  ASSERT_EQ(cases.size(), 4u * 21u) << "every model × method: 4 problems, 16 fixed-step methods and 5 adaptive pairs";
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = c.run();
+    EXPECT_EQ(r.max_diff, 0.0) << c.name;
+    EXPECT_EQ(r.mismatched_status, 0) << c.name;
+    EXPECT_EQ(r.mismatched_steps, 0) << c.name;
+  }
+}
+
+TEST(EnsembleEmulatedGpu, BatchesChunksAndPoisonedMembers) { EXPECT_EQ(lbtest::structure_check<HostBackend>(), ""); }
+
+TEST(EnsembleEmulatedGpu, SectionCrossingsMatchTheCpu) { EXPECT_EQ(lbtest::sections_check<HostBackend>(), ""); }
+
+// Batches sized by the device's free memory (here 64 KiB: 150-odd members of a 1000-member run),
+// samples with observables and one-sample chunks: bitwise run_cpu.
+TEST(EnsembleEmulatedGpu, MemorySizedBatchesEqualTheCpuBitwise) {
+  using M = lb::methods::rkmk4;
+  auto e = lbtest::heavy_top_ensemble(1000);
+  e.samples = 7;
+  e.control.v[0].h = 0.01;
+  lb::RunOptions o;
+  o.samples_per_chunk = 1;
+  const DeviceMemory small(1 << 16);
+  HostBackend::batches = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const auto gpu = lb::cuda::run_batched<HostBackend, M>(e, o);
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const auto cpu = lb::run_cpu<M>(e, o);
+  EXPECT_EQ(difference(cpu, gpu), "");
+  // The integration time excludes setup and copies but is part of the whole run.
+  EXPECT_GT(gpu.integrate_seconds, 0.0);
+  EXPECT_LT(gpu.integrate_seconds, total);
+  EXPECT_GT(cpu.integrate_seconds, 0.0);
+  EXPECT_GE(HostBackend::batches, 5);  // ≥ 300 bytes a member, 70 % of 64 KiB a batch
+  ASSERT_GT(e.nobs, 0);
+  for (std::size_t k = 0; k < gpu.sample_obs.size(); ++k) ASSERT_TRUE(std::isfinite(gpu.sample_obs[k]));
+}
+
+// More crossings per chunk than slots: the same records as run_cpu, the same lost counts, none
+// of them zero, and progress reported once per chunk up to 1.
+TEST(EnsembleEmulatedGpu, HitOverflowIsCountedLikeTheCpu) {
+  lb::Ensemble<lb::PendulumChain<double, 1>> e;
+  e.size = 50;
+  e.model.v = {{{1.0}, {1.0}, 9.81}};
+  e.t1.v = {10.0};  // a period is about 2 s: about 10 crossings of q_x = 0 in each chunk's 5 s
+  e.max_hits = 3;
+  e.y0.resize(6 * e.size);
+  for (std::size_t i = 0; i < e.size; ++i) {
+    const double a = 0.2 + double(i) / double(e.size);
+    e.y0[0 * e.size + i] = std::sin(a);
+    e.y0[2 * e.size + i] = -std::cos(a);
+  }
+  e.control.v[0].h = 0.01;
+  lb::RunOptions o;
+  o.chunks = 2;
+  std::vector<double> progress;
+  o.progress = [&](double done) { progress.push_back(done); };
+  o.gpu_batch = 16;  // four batches, the last one short
+  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
+  const auto gpu = lb::cuda::run_batched<HostBackend, lb::methods::rkmk4>(e, o, plane);
+  const std::vector<double> reported = progress;
+  const auto cpu = lb::run_cpu<lb::methods::rkmk4>(e, o, plane);
+  EXPECT_EQ(difference(cpu, gpu), "");
+  for (std::size_t i = 0; i < e.size; ++i) {
+    EXPECT_GT(gpu.lost_hits[i], 0) << "member " << i;
+    EXPECT_EQ(gpu.hits[i] - gpu.lost_hits[i], 2 * 3) << "member " << i << ": three kept per chunk";
+  }
+  ASSERT_EQ(reported.size(), 4u * 2u);  // each batch, each chunk
+  for (std::size_t k = 1; k < reported.size(); ++k) EXPECT_GT(reported[k], reported[k - 1]);
+  EXPECT_DOUBLE_EQ(reported.back(), 1.0);
+}
+
+}  // namespace
