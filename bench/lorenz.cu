@@ -4,8 +4,8 @@
 // 94.2 ms; MPGOS's rate is scaled to this GPU by the ratio of FP32 peaks (V100 SXM2: 15.7 TFLOP/s)
 // as the target of issue 8. The CPU runs the same ensemble (smaller) in the same process. The
 // comparison uses the integration alone (EnsembleOutput::integrate_seconds: the kernels, with the
-// data on the device, as MPGOS times its solver); the end-to-end time with allocation and
-// transfers of 2²³ members is printed beside it.
+// data already on the device); the end-to-end time with allocation and transfers of 2²³ members is
+// printed beside it.
 // Usage: bench_lorenz [log2 max N (23)]
 #include <cstdio>
 #include <cstdlib>

@@ -12,7 +12,9 @@
 #include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/transform_reduce.h>
 #include <thrust/transform_scan.h>
 
 #include <stdexcept>
@@ -68,6 +70,10 @@ struct CudaBackend {
     thrust::transform_exclusive_scan(found.begin(), found.end(), offset.begin(), KeptHits{slots}, 0L, thrust::plus<long>());
   }
   static double sum(const vector<double>& v) { return thrust::reduce(thrust::device, v.begin(), v.end(), 0.0); }
+  template <class F, class R, class Combine> static R transform_reduce(std::size_t n, F f, R init, Combine combine) {
+    const thrust::counting_iterator<std::size_t> first(0);
+    return thrust::transform_reduce(thrust::device, first, first + n, f, init, combine);
+  }
   template <class Body> static void launch(std::size_t n, const Body& body, const char* what) {
     const unsigned block = 128, grid = unsigned((n + block - 1) / block);
     for_each_member<Body><<<grid, block>>>(n, body);

@@ -5,8 +5,9 @@
 //
 // B provides: vector<V> (a device buffer, assign(first, last), back()), raw(v), copy(first, last,
 // out) in any direction, fill(v, x), kept_offsets(found, offset, slots) (exclusive scan of
-// min(found, slots)), sum(v) of doubles, launch(n, body, what) (body(i) for i < n),
-// synchronize(what), free_memory() in bytes and name().
+// min(found, slots)), sum(v) of doubles, transform_reduce(n, f, init, combine) over the indices
+// 0 … n−1, launch(n, body, what) (body(i) for i < n), synchronize(what), free_memory() in bytes
+// and name().
 #pragma once
 #include <algorithm>
 #include <chrono>

@@ -92,6 +92,16 @@ inline MomentBound moment_error_bound(long n, int depth, double xbar, double s2,
 
 namespace detail {
 
+/// Statistics of `samples` output times and `nobs` observables, with no value yet.
+inline EnsembleStatistics shaped_statistics(int samples, int nobs) {
+  EnsembleStatistics r;
+  r.samples = samples;
+  r.nobs = nobs;
+  r.at.resize(std::size_t(samples) * std::size_t(nobs));
+  r.hits.resize(std::size_t(nobs));
+  return r;
+}
+
 /// Throws std::invalid_argument unless binning has 1 entry (shared) or one per observable, each valid.
 inline void check_binning(const std::vector<Binning>& binning, int nobs) {
   if (binning.size() != 1 && binning.size() != std::size_t(nobs)) {
@@ -212,11 +222,7 @@ EnsembleStatistics statistics(const EnsembleOutput<T>& out, const std::vector<Bi
   const std::size_t n = out.size, nobs = std::size_t(out.nobs), records = out.hit_member.size();
   const auto ok = [&](std::size_t member) { return out.status[member] == std::uint8_t(Status::ok); };
   const auto binning_of = [&](std::size_t o) { return binning.size() == 1 ? binning[0] : binning[o]; };
-  EnsembleStatistics r;
-  r.samples = out.samples;
-  r.nobs = out.nobs;
-  r.at.resize(std::size_t(out.samples) * nobs);
-  r.hits.resize(nobs);
+  EnsembleStatistics r = detail::shaped_statistics(out.samples, out.nobs);
   // Task c < samples·nobs: column c of sample_obs; task samples·nobs + o: observable o of the records.
   auto task = [&](std::size_t c) {
     std::vector<double> x;

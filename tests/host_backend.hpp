@@ -28,6 +28,10 @@ struct HostBackend {
                                   lb::cuda::KeptHits{slots});
   }
   static double sum(const vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+  template <class F, class R, class Combine> static R transform_reduce(std::size_t n, F f, R init, Combine combine) {
+    for (std::size_t i = 0; i < n; ++i) init = combine(init, f(i));
+    return init;
+  }
   template <class Body> static void launch(std::size_t n, const Body& body, const char* what) {
     batches += std::string(what) == "start kernel";
     for (std::size_t i = 0; i < n; ++i) body(i);

@@ -1,6 +1,6 @@
 // The GPU path's host side (cuda/ensemble_run.hpp: batches, chunks, structure-of-arrays buffers,
-// hit compaction, copies back) and its per-thread bodies (cuda/ensemble_kernels.hpp), run on the
-// host through tests/host_backend.hpp. Same code and compiler as run_cpu, so every result must be
+// hit compaction, copies back), its per-thread bodies (cuda/ensemble_kernels.hpp) and the device
+// statistics (cuda/statistics_run.hpp), run on the host through tests/host_backend.hpp. Same code and compiler as run_cpu, so every result must be
 // bitwise run_cpu's. This runs in every build; the device itself is checked by test_ensemble_gpu.
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 #include "ensemble_checks.hpp"
 #include "ensemble_gpu.hpp"
 #include "host_backend.hpp"
+#include "statistics_checks.hpp"
 
 namespace lbtest {
 std::vector<GpuCase> emulated_cases();
@@ -55,6 +56,15 @@ TEST(EnsembleEmulatedGpu, EqualsTheCpuBitwiseForEveryModelAndMethod) {
 TEST(EnsembleEmulatedGpu, BatchesChunksAndPoisonedMembers) { EXPECT_EQ(lbtest::structure_check<HostBackend>(), ""); }
 
 TEST(EnsembleEmulatedGpu, SectionCrossingsMatchTheCpu) { EXPECT_EQ(lbtest::sections_check<HostBackend>(), ""); }
+
+// The device statistics (cuda/statistics_run.hpp: two-pass moments by reduction, the binning
+// body) against lb::statistics: exact fields equal, moments within their stated bound.
+TEST(EnsembleEmulatedGpu, StatisticsAgreeWithTheCpu) {
+  const lbtest::StatisticsComparison r = lbtest::statistics_check<HostBackend>();
+  EXPECT_EQ(r.failure, "");
+  EXPECT_LE(r.mean_ratio, 1.0);
+  EXPECT_LE(r.var_ratio, 1.0);
+}
 
 // Batches sized by the device's free memory (here 64 KiB: 150-odd members of a 1000-member run),
 // samples with observables and one-sample chunks: bitwise run_cpu.

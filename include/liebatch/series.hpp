@@ -14,8 +14,10 @@ namespace series {
 
 /// Series are used for α² below this (α < 1.5) ...
 template <class T> LB_HD constexpr T threshold2() { return T(2.25); }
-/// ... and with fewer terms below this (α < 0.25, the typical size of an RKMK stage argument).
+/// ... with fewer terms below this (α < 0.25, the typical size of an RKMK stage argument) ...
 template <class T> LB_HD constexpr T small2() { return T(0.0625); }
+/// ... and fewer still below this (α < 1/32: the stages of small fixed steps).
+template <class T> LB_HD constexpr T tiny2() { return T(0.0009765625); }
 
 /// A parsed coefficient table of an extended-precision type (host only).
 template <class T, int N> struct Parsed {
@@ -58,10 +60,11 @@ template <Table tab, class T, int k> LB_HD T coef() {
 #undef LB_AS_NUMBER
 #undef LB_AS_STRING
 
-/// Number of series terms for T up to α² = x2: the first omitted term is below ε/1000 of the sum.
+/// Number of series terms for T in tier 0, 1 or 2 (α² below tiny2, small2 or threshold2), up to
+/// the tier's end x2: the first omitted term is below ε/1000 of the sum.
 /// bern: terms ~ 2k·(x2/4π²)^k relative to the leading 1/12; fact: x2^k/(2k+1)!.
-template <class T, Table tab, bool small> constexpr int terms() {
-  const double x2 = small ? 0.0625 : 2.25;
+template <class T, Table tab, int tier> constexpr int terms() {
+  const double x2 = tier == 0 ? tiny2<double>() : (tier == 1 ? small2<double>() : threshold2<double>());
   double eps = 1.0;
   for (int i = 1; i < std::numeric_limits<T>::digits; ++i) eps *= 0.5;
   double t = 1.0;
@@ -123,19 +126,19 @@ LB_HD T horner(T x) {
 }  // namespace series
 
 namespace series {
-template <class T, bool small> LB_HD ExpCoeffs<T> exp_series(T a2) {
-  constexpr int K = terms<T, Table::inv_fact, small>();
+template <class T, int tier> LB_HD ExpCoeffs<T> exp_series(T a2) {
+  constexpr int K = terms<T, Table::inv_fact, tier>();
   return {horner<T, Table::inv_fact, K, 1, 2, true, false>(a2), horner<T, Table::inv_fact, K, 2, 2, true, false>(a2),
           horner<T, Table::inv_fact, K, 3, 2, true, false>(a2)};
 }
 /// g̃1 = Σ_{k≥0} 2(k+1)(−1)^{k+1} α^{2k}/(2k+4)!, g̃2 likewise with (2k+5)!.
-template <class T, bool small> LB_HD DexpCoeffs<T> dexp_series(T a2) {
-  constexpr int K = terms<T, Table::inv_fact, small>();
+template <class T, int tier> LB_HD DexpCoeffs<T> dexp_series(T a2) {
+  constexpr int K = terms<T, Table::inv_fact, tier>();
   return {horner<T, Table::inv_fact, K, 2, 2, true, false>(a2), horner<T, Table::inv_fact, K, 3, 2, true, false>(a2),
           -horner<T, Table::inv_fact, K, 4, 2, true, true>(a2), -horner<T, Table::inv_fact, K, 5, 2, true, true>(a2)};
 }
-template <class T, bool small> LB_HD DexpinvCoeffs<T> dexpinv_series(T a2) {
-  constexpr int K = terms<T, Table::bern_g2, small>();
+template <class T, int tier> LB_HD DexpinvCoeffs<T> dexpinv_series(T a2) {
+  constexpr int K = terms<T, Table::bern_g2, tier>();
   static_assert(K + 1 <= 34, "Bernoulli table too short for this precision");
   return {horner<T, Table::bern_g2, K, 0, 1, false, false>(a2), horner<T, Table::bern_g2, K, 1, 1, false, true>(a2)};
 }
@@ -143,24 +146,27 @@ template <class T, bool small> LB_HD DexpinvCoeffs<T> dexpinv_series(T a2) {
 
 /// s, c, d of α² = |A|².
 template <class T> LB_HD ExpCoeffs<T> exp_coeffs(T a2) {
-  if (a2 < series::small2<T>()) return series::exp_series<T, true>(a2);
-  if (a2 < series::threshold2<T>()) return series::exp_series<T, false>(a2);
+  if (a2 < series::tiny2<T>()) return series::exp_series<T, 0>(a2);
+  if (a2 < series::small2<T>()) return series::exp_series<T, 1>(a2);
+  if (a2 < series::threshold2<T>()) return series::exp_series<T, 2>(a2);
   const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
   return {sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
 }
 
 /// Coefficients of dexp on se(3) (and so(3), which uses g1 and g2 only).
 template <class T> LB_HD DexpCoeffs<T> dexp_coeffs(T a2) {
-  if (a2 < series::small2<T>()) return series::dexp_series<T, true>(a2);
-  if (a2 < series::threshold2<T>()) return series::dexp_series<T, false>(a2);
+  if (a2 < series::tiny2<T>()) return series::dexp_series<T, 0>(a2);
+  if (a2 < series::small2<T>()) return series::dexp_series<T, 1>(a2);
+  if (a2 < series::threshold2<T>()) return series::dexp_series<T, 2>(a2);
   const ExpCoeffs<T> e = exp_coeffs(a2);
   return {e.c, e.d, (e.s - T(2) * e.c) / a2, (e.c - T(3) * e.d) / a2};
 }
 
 /// Coefficients of dexp⁻¹ on so(3)/se(3). Singular at α = 2π (returns non-finite values there).
 template <class T> LB_HD DexpinvCoeffs<T> dexpinv_coeffs(T a2) {
-  if (a2 < series::small2<T>()) return series::dexpinv_series<T, true>(a2);
-  if (a2 < series::threshold2<T>()) return series::dexpinv_series<T, false>(a2);
+  if (a2 < series::tiny2<T>()) return series::dexpinv_series<T, 0>(a2);
+  if (a2 < series::small2<T>()) return series::dexpinv_series<T, 1>(a2);
+  if (a2 < series::threshold2<T>()) return series::dexpinv_series<T, 2>(a2);
   const T a = lb::sqrt(a2), x = a / T(2), sx = lb::sin(x), h = x * lb::cos(x) / sx;
   return {(T(1) - h) / a2, (h - T(2) + (x * x) / (sx * sx)) / (a2 * a2)};
 }
