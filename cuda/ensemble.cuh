@@ -75,6 +75,7 @@ struct CudaBackend {
     return thrust::transform_reduce(thrust::device, first, first + n, f, init, combine);
   }
   template <class Body> static void launch(std::size_t n, const Body& body, const char* what) {
+    if (n == 0) return;  // a grid of no blocks is a launch error
     const unsigned block = 128, grid = unsigned((n + block - 1) / block);
     for_each_member<Body><<<grid, block>>>(n, body);
     require(cudaGetLastError(), what);

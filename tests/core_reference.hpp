@@ -21,7 +21,7 @@ template <class T> std::vector<CoreIn<T>> core_inputs(unsigned seed = 12345) {
   for (int i = 0; i <= 60; ++i) alphas.push_back(std::pow(10.0, -12.0 + i * (std::log10(3.0) + 12.0) / 60));
   for (double d : {1.5, 1.0, 0.5, 0.3, 0.2, 0.1}) alphas.push_back(2 * M_PI - d);  // towards 2π
   // Just below each series tier's end (series.hpp), where its truncation error is largest.
-  for (double end : {1.0 / 32, 0.25, 1.5}) alphas.push_back(end * (1 - 1e-9));
+  for (double end : {1.0 / 32, 0.25, 1.5}) alphas.push_back(end * (1 - 1e-6));  // 1e-6: below in float too
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> n01;
   std::vector<CoreIn<T>> in;

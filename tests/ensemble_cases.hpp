@@ -12,7 +12,9 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <string>
 
 #include "../cuda/ensemble_run.hpp"
 #include "../host/run_cpu.hpp"
@@ -49,6 +51,20 @@ template <class P> auto case_ensemble(bool adaptive) {
   return e;
 }
 
+/// "" when a and b hold the same bits in every field, else the first field that differs.
+template <class T> std::string difference(const lb::EnsembleOutput<T>& a, const lb::EnsembleOutput<T>& b) {
+  auto same = [](const auto& x, const auto& y) {
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
+  };
+#define LB_SAME(f) \
+  if (!same(a.f, b.f)) return #f;
+  LB_SAME(y) LB_SAME(t) LB_SAME(steps) LB_SAME(rejected) LB_SAME(status) LB_SAME(sample_t) LB_SAME(sample_y)
+  LB_SAME(sample_obs) LB_SAME(hit_member) LB_SAME(hit_index) LB_SAME(hit_t) LB_SAME(hit_y) LB_SAME(hit_obs)
+  LB_SAME(hits) LB_SAME(lost_hits) LB_SAME(suspects)
+#undef LB_SAME
+  return "";
+}
+
 template <class B, class Method, class P> Comparison compare(bool adaptive) {
   const auto e = case_ensemble<P>(adaptive);
   lb::RunOptions o;
@@ -62,7 +78,11 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
   long max_steps = 0;
   for (long s : cpu.steps) max_steps = std::max(max_steps, s);
   r.bound = adaptive ? 10 * e.control[0].rtol : 100.0 * Method::stages * double(max_steps) * eps;
-  auto upd = [&](double a, double b) { r.max_diff = std::max(r.max_diff, std::abs(a - b) / std::max(1.0, std::abs(a))); };
+  auto upd = [&](double a, double b) {  // NaN on one side only counts as an infinite difference
+    if (a == b || (std::isnan(a) && std::isnan(b))) return;
+    const double d = std::abs(a - b) / std::max(1.0, std::abs(a));
+    r.max_diff = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(r.max_diff, d);
+  };
   for (std::size_t k = 0; k < cpu.y.size(); ++k) upd(cpu.y[k], gpu.y[k]);
   for (std::size_t k = 0; k < cpu.sample_y.size(); ++k) upd(cpu.sample_y[k], gpu.sample_y[k]);
   for (std::size_t i = 0; i < cpu.status.size(); ++i) {
@@ -70,6 +90,7 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
     r.mismatched_steps += cpu.steps[i] != gpu.steps[i] || cpu.rejected[i] != gpu.rejected[i];
   }
   for (std::size_t k = 0; k < cpu.sample_t.size(); ++k) upd(cpu.sample_t[k], gpu.sample_t[k]);
+  r.first_difference = difference(cpu, gpu);
   return r;
 }
 

@@ -13,6 +13,7 @@ struct Comparison {
   double bound = 0;        ///< the bound the case must meet (see ensemble_cases.hpp)
   long mismatched_status = 0;
   long mismatched_steps = 0;  ///< members whose accepted or rejected step counts differ
+  std::string first_difference;  ///< "" when every output field is bitwise equal, else the first that is not
   std::string device;
 };
 

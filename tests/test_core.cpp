@@ -38,4 +38,47 @@ TEST(CoreTest, DetectsTheMisprintedDexpinvSign) {
   EXPECT_GT(worst, 1e-3);
 }
 
+// Each series tier at its end (α² just at tiny2, small2, threshold2, where truncation is worst):
+// the series with the term count the tier uses for T, summed in quad precision so that only the
+// truncation remains, against the closed forms in quad precision. The rule (series.hpp) keeps the
+// first omitted term below ε_T/1000 of the sum and the later ones are smaller still, so the whole
+// truncation must stay below ε_T/1000; with one term fewer it does not.
+template <class T> void expect_tiers_truncate_below_epsilon() {
+  using lb::series::horner;
+  using lb::series::Table;
+  using lb::series::terms;
+  using boost::multiprecision::cos;
+  using boost::multiprecision::sin;
+  const double bound = std::numeric_limits<T>::epsilon() / 1000;
+  auto check = [&](auto tier_) {
+    constexpr int tier = decltype(tier_)::value;
+    const double end2 = tier == 0 ? lb::series::tiny2<double>() : (tier == 1 ? lb::series::small2<double>() : lb::series::threshold2<double>());
+    const Q x2 = end2, a = sqrt(x2), sa = sin(a), ca = cos(a), h = (a / 2) * cos(a / 2) / sin(a / 2);
+    constexpr int K = terms<T, Table::inv_fact, tier>(), Kb = terms<T, Table::bern_g2, tier>();
+    const Q s = sa / a, c = (1 - ca) / x2, d = (a - sa) / (x2 * a);             // exp: s, c, d
+    const Q g1t = (s - 2 * c) / x2, g2t = (c - 3 * d) / x2;                       // dexp: g̃1, g̃2
+    const Q b2 = (1 - h) / x2, b2t = (h - 2 + (a / 2) * (a / 2) / (sin(a / 2) * sin(a / 2))) / (x2 * x2);  // dexp⁻¹
+    auto rel = [](Q series, Q exact) { return double(abs(series - exact) / abs(exact)); };
+    EXPECT_LE(rel(horner<Q, Table::inv_fact, K, 1, 2, true, false>(x2), s), bound) << "s, tier " << tier;
+    EXPECT_LE(rel(horner<Q, Table::inv_fact, K, 2, 2, true, false>(x2), c), bound) << "c, tier " << tier;
+    EXPECT_LE(rel(horner<Q, Table::inv_fact, K, 3, 2, true, false>(x2), d), bound) << "d, tier " << tier;
+    EXPECT_LE(rel(-horner<Q, Table::inv_fact, K, 4, 2, true, true>(x2), g1t), bound) << "g1t, tier " << tier;
+    EXPECT_LE(rel(-horner<Q, Table::inv_fact, K, 5, 2, true, true>(x2), g2t), bound) << "g2t, tier " << tier;
+    EXPECT_LE(rel(horner<Q, Table::bern_g2, Kb, 0, 1, false, false>(x2), b2), bound) << "dexpinv g2, tier " << tier;
+    EXPECT_LE(rel(horner<Q, Table::bern_g2, Kb, 1, 1, false, true>(x2), b2t), bound) << "dexpinv g2t, tier " << tier;
+    if constexpr (tier == 0) {  // the check can fail: one term fewer
+      EXPECT_GT(rel(horner<Q, Table::inv_fact, K - 1, 2, 2, true, false>(x2), c), bound);
+      EXPECT_GT(rel(horner<Q, Table::bern_g2, Kb - 1, 0, 1, false, false>(x2), b2), bound);
+    }
+  };
+  check(std::integral_constant<int, 0>{});
+  check(std::integral_constant<int, 1>{});
+  check(std::integral_constant<int, 2>{});
+}
+
+TEST(CoreTest, SeriesTiersTruncateBelowEpsilonAtTheirEnds) {
+  expect_tiers_truncate_below_epsilon<float>();
+  expect_tiers_truncate_below_epsilon<double>();
+}
+
 }  // namespace
