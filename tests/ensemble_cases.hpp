@@ -12,13 +12,12 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
-#include <string>
 
 #include "../cuda/ensemble_run.hpp"
 #include "../host/run_cpu.hpp"
 #include "ensemble_gpu.hpp"
+#include "ensembles.hpp"
 #include "problems.hpp"
 
 namespace lbtest {
@@ -49,20 +48,6 @@ template <class P> auto case_ensemble(bool adaptive) {
     }
   }
   return e;
-}
-
-/// "" when a and b hold the same bits in every field, else the first field that differs.
-template <class T> std::string difference(const lb::EnsembleOutput<T>& a, const lb::EnsembleOutput<T>& b) {
-  auto same = [](const auto& x, const auto& y) {
-    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0);
-  };
-#define LB_SAME(f) \
-  if (!same(a.f, b.f)) return #f;
-  LB_SAME(y) LB_SAME(t) LB_SAME(steps) LB_SAME(rejected) LB_SAME(status) LB_SAME(sample_t) LB_SAME(sample_y)
-  LB_SAME(sample_obs) LB_SAME(hit_member) LB_SAME(hit_index) LB_SAME(hit_t) LB_SAME(hit_y) LB_SAME(hit_obs)
-  LB_SAME(hits) LB_SAME(lost_hits) LB_SAME(suspects)
-#undef LB_SAME
-  return "";
 }
 
 template <class B, class Method, class P> Comparison compare(bool adaptive) {

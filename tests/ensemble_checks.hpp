@@ -3,30 +3,19 @@
 // failed.
 #pragma once
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
 #include "../cuda/ensemble_run.hpp"
 #include "../host/run_cpu.hpp"
 #include "ensembles.hpp"
-#include <liebatch/models/pendulum_chain.hpp>
 
 namespace lbtest {
 
 /// The same section crossings, in the same order per member, from run_cpu and B (500 pendulums,
 /// section q_x = 0, B in batches of 128, four chunks), times within 1e-8.
 template <class B> std::string sections_check() {
-  lb::Ensemble<lb::PendulumChain<double, 1>> e;
-  e.size = 500;
-  e.model.v = {{{1.0}, {1.0}, 9.81}};
-  e.t1.v = {10.0};
-  e.y0.resize(6 * e.size);
-  for (std::size_t i = 0; i < e.size; ++i) {  // released from rest at 0.2 … 1.2 rad in the x–z plane
-    const double a = 0.2 + double(i) / double(e.size);
-    e.y0[0 * e.size + i] = std::sin(a);
-    e.y0[2 * e.size + i] = -std::cos(a);
-  }
+  auto e = released_pendulums(500, 10.0);
   e.control.v[0].atol = e.control.v[0].rtol = 1e-10;
   lb::RunOptions o;
   o.adaptive = true;
@@ -59,12 +48,8 @@ template <class B> std::string structure_check() {
   o.gpu_batch = 700;  // five batches, the last one short
   o.samples_per_chunk = 1;
   const auto split = lb::cuda::run_batched<B, M>(e, o);
-  auto same = [](const auto& a, const auto& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
-  };
-  if (!same(whole.y, split.y) || !same(whole.sample_y, split.sample_y) || !same(whole.steps, split.steps) ||
-      !same(whole.status, split.status)) {
-    return "batched and chunked GPU run differs from the single-launch run";
+  if (const std::string field = difference(whole, split); !field.empty()) {
+    return "batched and chunked GPU run differs from the single-launch run in " + field;
   }
   const auto cpu = lb::run_cpu<M>(e, o);
   for (std::size_t i = 0; i < e.size; ++i) {

@@ -52,8 +52,7 @@ template <class T> void expect_tiers_truncate_below_epsilon() {
   const double bound = std::numeric_limits<T>::epsilon() / 1000;
   auto check = [&](auto tier_) {
     constexpr int tier = decltype(tier_)::value;
-    const double end2 = tier == 0 ? lb::series::tiny2<double>() : (tier == 1 ? lb::series::small2<double>() : lb::series::threshold2<double>());
-    const Q x2 = end2, a = sqrt(x2), sa = sin(a), ca = cos(a), h = (a / 2) * cos(a / 2) / sin(a / 2);
+    const Q x2 = lb::series::tier_end2<tier>(), a = sqrt(x2), sa = sin(a), ca = cos(a), h = (a / 2) * cos(a / 2) / sin(a / 2);
     constexpr int K = terms<T, Table::inv_fact, tier>(), Kb = terms<T, Table::bern_g2, tier>();
     const Q s = sa / a, c = (1 - ca) / x2, d = (a - sa) / (x2 * a);             // exp: s, c, d
     const Q g1t = (s - 2 * c) / x2, g2t = (c - 3 * d) / x2;                       // dexp: g̃1, g̃2

@@ -7,8 +7,6 @@
 #include <liebatch/models/lorenz.hpp>
 
 #include <chrono>
-#include <cstring>
-#include <limits>
 
 #include "ensemble_cases.hpp"
 #include "ensemble_checks.hpp"
@@ -107,17 +105,8 @@ TEST(EnsembleEmulatedGpu, FloatEqualsTheCpuBitwise) {
 // More crossings per chunk than slots: the same records as run_cpu, the same lost counts, none
 // of them zero, and progress reported once per chunk up to 1.
 TEST(EnsembleEmulatedGpu, HitOverflowIsCountedLikeTheCpu) {
-  lb::Ensemble<lb::PendulumChain<double, 1>> e;
-  e.size = 50;
-  e.model.v = {{{1.0}, {1.0}, 9.81}};
-  e.t1.v = {10.0};  // a period is about 2 s: 4 or 5 crossings of q_x = 0 in each chunk's 5 s
+  auto e = lbtest::released_pendulums(50, 10.0);  // period ≈ 2 s: 4 or 5 crossings of q_x = 0 per chunk
   e.max_hits = 3;
-  e.y0.resize(6 * e.size);
-  for (std::size_t i = 0; i < e.size; ++i) {
-    const double a = 0.2 + double(i) / double(e.size);
-    e.y0[0 * e.size + i] = std::sin(a);
-    e.y0[2 * e.size + i] = -std::cos(a);
-  }
   e.control.v[0].h = 0.01;
   lb::RunOptions o;
   o.chunks = 2;

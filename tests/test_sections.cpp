@@ -209,24 +209,15 @@ TEST(Sections, StroboscopicHitsAreExactInTimeAndFollowTheClosedForm) {
 }  // namespace
 
 #include "../host/run_cpu.hpp"
+#include "ensembles.hpp"
 
 namespace {
 
-/// n planar pendulums released from rest at angles 0.2 … 1.2.
+/// n planar pendulums released from rest at angles 0.2 … 1.2, t ∈ [0, 10].
 lb::Ensemble<P1> pendulums(std::size_t n) {
-  lb::Ensemble<P1> e;
-  e.size = n;
-  e.model.v = {P1{{1.0}, {1.0}, 9.81}};
-  e.t1.v = {10.0};
-  e.y0.resize(6 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const Y y = released(0.2 + 1.0 * double(i) / double(n));
-    for (int d = 0; d < 6; ++d) e.y0[d * n + i] = y[d];
-  }
-  lb::StepControl<double> c;
-  c.atol = c.rtol = 1e-11;
-  c.h = 1e-3;
-  e.control.v = {c};
+  auto e = lbtest::released_pendulums(n, 10.0);
+  e.control.v[0].atol = e.control.v[0].rtol = 1e-11;
+  e.control.v[0].h = 1e-3;
   return e;
 }
 

@@ -15,6 +15,7 @@
 
 #include "../host/run_cpu.hpp"
 #include "../host/statistics.hpp"
+#include "ensembles.hpp"
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
 
@@ -275,21 +276,14 @@ TEST(Statistics, ResultsAreBitwiseIndependentOfThreadsAndMemberOrder) {
 TEST(Statistics, PendulumEnergyMeanIsConservedAtOutputTimesAndCrossings) {
   // Planar pendulums (m = L = 1) released from rest at a ∈ [0.2, 1.2): E = −g cos a exactly, and
   // every 50th member poisoned with a NaN state.
-  using P1 = lb::PendulumChain<double, 1>;
-  const double g = 9.81, tol = 1e-10;
   const std::size_t n = 400;
-  lb::Ensemble<P1> e;
-  e.size = n;
-  e.model.v = {{{1.0}, {1.0}, g}};
-  e.t1.v = {10.0};
+  auto e = lbtest::released_pendulums(n, 10.0);
+  const double g = e.model.v[0].gravity, tol = 1e-10;
   e.samples = 11;
   e.control.v[0].atol = e.control.v[0].rtol = tol;
-  e.y0.assign(6 * n, 0.0);
   std::vector<Q> energy0(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double a = 0.2 + double(i) / double(n);
-    e.y0[0 * n + i] = std::sin(a);
-    e.y0[2 * n + i] = -std::cos(a);
     energy0[i] = -Q(g) * cos(Q(a));
     if (i % 50 == 7) e.y0[1 * n + i] = nan;
   }

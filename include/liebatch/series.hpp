@@ -60,11 +60,15 @@ template <Table tab, class T, int k> LB_HD T coef() {
 #undef LB_AS_NUMBER
 #undef LB_AS_STRING
 
-/// Number of series terms for T in tier 0, 1 or 2 (α² below tiny2, small2 or threshold2), up to
-/// the tier's end x2: the first omitted term is below ε/1000 of the sum.
-/// bern: terms ~ 2k·(x2/4π²)^k relative to the leading 1/12; fact: x2^k/(2k+1)!.
+/// The end of tier 0, 1 or 2: α² below tiny2, small2 or threshold2.
+template <int tier> constexpr double tier_end2() {
+  return tier == 0 ? tiny2<double>() : (tier == 1 ? small2<double>() : threshold2<double>());
+}
+
+/// Number of series terms for T in a tier, up to its end x2: the first omitted term is below
+/// ε/1000 of the sum. bern: terms ~ 2k·(x2/4π²)^k relative to the leading 1/12; fact: x2^k/(2k+1)!.
 template <class T, Table tab, int tier> constexpr int terms() {
-  const double x2 = tier == 0 ? tiny2<double>() : (tier == 1 ? small2<double>() : threshold2<double>());
+  const double x2 = tier_end2<tier>();
   double eps = 1.0;
   for (int i = 1; i < std::numeric_limits<T>::digits; ++i) eps *= 0.5;
   double t = 1.0;
