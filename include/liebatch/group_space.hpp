@@ -14,7 +14,12 @@ template <class G> struct GroupSpace {
   using point = Vec<scalar, dim>;
 
   LB_HD static point act(const group& g, const point& y) { return (g * G::from_embed(y)).embed(); }
-  LB_HD static point exp_act(const typename algebra::vec& u, const point& y) { return act(G::exp(u), y); }
+  /// exp(u)·y; through G::exp_mul(u, h) = exp(u) h where the group has one (SO(3): without
+  /// rounding exp(u) to a matrix first, see SO3::exp_mul).
+  LB_HD static point exp_act(const typename algebra::vec& u, const point& y) {
+    if constexpr (requires(const G& h) { G::exp_mul(u, h); }) return G::exp_mul(u, G::from_embed(y)).embed();
+    else return act(G::exp(u), y);
+  }
   LB_HD static point generator(const typename algebra::vec& u, const point& y) {
     return G::from_embed(y).generator(u);
   }

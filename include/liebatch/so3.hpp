@@ -64,6 +64,27 @@ template <class T> struct SO3 {
     return g;
   }
 
+  /// exp(û)·g. A rotation matrix rounded to storage is off SO(3) by ~ε, by the same amount at every
+  /// step with the same angle (the symmetric rigid body), so multiplying by it drifts linearly in
+  /// the step count (issue 14, item 13). Below α = 1 this is g + (c û² g + s u × g): no 1 is rounded
+  /// against, the only O(ε) rounding is the final sum, which follows g's digits (a random walk at
+  /// the floor of storing g), and c û² and hat(s u) stay exactly symmetric and skew, so their own
+  /// rounding adds no repeated defect either. Above α = 1 the terms approach 2 and R g rounds less.
+  LB_HD static SO3 exp_mul(const Vec3<T>& u, const SO3& g) {
+    const T x = u[0] * u[0], y = u[1] * u[1], z = u[2] * u[2];
+    if (!(x + y + z < T(1))) return exp(u) * g;
+    const ExpCoeffs<T> k = exp_coeffs(x + y + z);
+    const Vec3<T> w = k.s * u;
+    const T cxy = k.c * u[0] * u[1], cxz = k.c * u[0] * u[2], cyz = k.c * u[1] * u[2];
+    const Mat3<T> C{{-k.c * (y + z), cxy, cxz, cxy, -k.c * (x + z), cyz, cxz, cyz, -k.c * (x + y)}};  // c û²
+    SO3 r;
+    LB_UNROLL for (int j = 0; j < 3; ++j) {
+      const Vec3<T> gj = g.R.col(j), d = C * gj + cross(w, gj);
+      LB_UNROLL for (int i = 0; i < 3; ++i) r.R(i, j) = g.R(i, j) + d[i];
+    }
+    return r;
+  }
+
   /// log: the u with |u| ≤ π and exp(u) = R. Near α = π the axis comes from the symmetric part.
   LB_HD Vec3<T> log() const {
     const Vec3<T> w = vee(R);                 // sin α · n
