@@ -13,23 +13,30 @@
 namespace lb {
 
 namespace detail {
-/// Runs body(i) for i in [0, n) on `threads` threads, in blocks claimed from a shared counter.
-template <class F> void parallel_for(std::size_t n, int threads, F&& body) {
+struct NoTick {
+  void operator()(std::size_t) const {}
+};
+/// Runs body(i) for i in [0, n) on `threads` threads, in blocks claimed from a shared counter;
+/// the calling thread calls tick(items done so far) after each of its blocks.
+template <class F, class Tick = NoTick> void parallel_for(std::size_t n, int threads, F&& body, Tick&& tick = {}) {
   const std::size_t block = 64;
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
+  std::atomic<std::size_t> next{0}, done{0};
+  auto worker = [&](bool caller) {
     for (std::size_t b; (b = next.fetch_add(block)) < n;) {
-      for (std::size_t i = b; i < std::min(n, b + block); ++i) body(i);
+      const std::size_t end = std::min(n, b + block);
+      for (std::size_t i = b; i < end; ++i) body(i);
+      const std::size_t d = done.fetch_add(end - b) + (end - b);
+      if (caller) tick(d);
     }
   };
   std::vector<std::thread> pool;
   try {
-    for (int k = 1; k < threads; ++k) pool.emplace_back(worker);
+    for (int k = 1; k < threads; ++k) pool.emplace_back(worker, false);
   } catch (const std::system_error&) {
     // The system refused a thread: the ones running (and this one) claim every block, and results
     // do not depend on the thread count.
   }
-  worker();
+  worker(true);
   for (auto& th : pool) th.join();
 }
 }  // namespace detail
@@ -70,6 +77,15 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
   for (int c = 0; c < plan.chunks; ++c) {
     std::fill(found.begin(), found.end(), 0);
     const auto started = std::chrono::steady_clock::now();
+    // Within a long chunk (e.g. a whole run without samples), progress by members done, at most
+    // every 0.1 s.
+    auto last_tick = started;
+    auto tick = [&](std::size_t done) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!opt.progress || now - last_tick < std::chrono::milliseconds(100)) return;
+      last_tick = now;
+      opt.progress((double(c) + double(done) / double(n)) / double(plan.chunks));
+    };
     detail::parallel_for(n, threads, [&](std::size_t i) {
       auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
         if (!confirmed) { ++out.suspects[i]; return; }
@@ -101,7 +117,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
         advance<Method, false>(e.model[i], traj[i], t0, t1, e.control[i], e.samples, plan.pause(c, t0, t1), record,
                                section, on_hit);
       }
-    });
+    }, tick);
     out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if constexpr (sections) {  // flush this chunk's kept hits into records
       T y[E::dim], o[E::nobs > 0 ? E::nobs : 1];

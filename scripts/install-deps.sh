@@ -10,6 +10,7 @@ pkgs=(
   libgtest-dev           # GoogleTest
   libcli11-dev           # command line
   libhdf5-dev            # HDF5 output
+  zlib1g-dev             # CRC-32 for the mark in liebatch's PNG plots
   libboost-dev           # Boost.Multiprecision float128 reference solutions
   gnuplot-nox            # PNG plots
 )

@@ -1,7 +1,4 @@
-// liebatch: ensembles of Lie group integrations from a JSON config, to HDF5, CSV and PNG.
-// Exit status: 0 success; 1 a check failed (validate above its bound); 2 bad command line or
-// config; 3 a file could not be read or written; 4 any other error. No output file is left
-// behind by a failed run.
+// The command line of liebatch: options, subcommands, and the exit status of each kind of error.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -10,15 +7,18 @@
 #include "config_node.hpp"
 #include "h5_writer.hpp"
 
-int main(int argc, char** argv) {
-  using namespace lb::cli;
+namespace lb::cli {
+
+int cli_main(int argc, const char* const* argv) {
+  h5_setup();
   CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
   app.require_subcommand(1);
   Options o;
   for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
 
   auto common = [&](CLI::App* c) {
-    c->add_option("config", o.config, "JSON config file")->required()->check(CLI::ExistingFile);
+    // Not CLI11's ExistingFile: a config that cannot be read is a file error (3), with the reason.
+    c->add_option("config", o.config, "JSON config file")->required();
     c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)");
     c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
+    c->add_flag("--force", o.force, "replace existing files that liebatch did not write (never an input, a read-only file or a symlink)");
   };
   auto* run = app.add_subcommand("run", "integrate an ensemble; final states, samples and observables to HDF5");
   common(run);
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << "liebatch: " << echo(e.what(), 240) << "\nRun with --help for more information.\n";
     return bad_input;
   }
   try {
@@ -67,3 +68,5 @@ int main(int argc, char** argv) {
     return runtime_error;
   }
 }
+
+}  // namespace lb::cli

@@ -3,8 +3,10 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -15,14 +17,12 @@
 #include "../device.hpp"
 #include "gpu_run.hpp"
 #include "h5_writer.hpp"
+#include "order_fit.hpp"
+#include "output_files.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
 #include "registry.hpp"
 #include "study.hpp"
-
-#ifndef LIEBATCH_VERSION
-#define LIEBATCH_VERSION "unknown"
-#endif
 
 namespace lb::cli {
 namespace {
@@ -31,8 +31,11 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 std::string read_text(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw IoError("cannot read config '" + echo(path) + "': it is a directory");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) throw IoError("cannot read config '" + echo(path) + "': not a regular file");
   std::ifstream in(path);
-  if (!in) throw IoError("cannot read config '" + path + "'");
+  if (!in) throw IoError("cannot read config '" + echo(path) + "': " + std::strerror(errno));
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
@@ -48,6 +51,13 @@ std::string sibling(const std::string& h5, const std::string& ext) {
   fs::path p(h5);
   p.replace_extension(ext);
   return p.string();
+}
+
+/// A member count: exact below a million, else "1.2e+12".
+std::string fmt_count(double n) {
+  char s[32];
+  std::snprintf(s, sizeof s, n < 1e6 ? "%.0f" : "%.3g", n);
+  return s;
 }
 
 std::string utc_now() {
@@ -84,12 +94,54 @@ Where pick_device(const Options& o, const ModelRunner& model, const std::vector<
   return {false, "cpu (auto: " + why + ")"};
 }
 
+/// Bytes a batch holds per member: states, samples and hit slots (×3 with a long double run beside).
+double member_bytes(const Study& st, bool extended) {
+  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
+  double per = 8 * (d * (3 + k) + q * k + 8);
+  if (st.run.section.kind != SectionSpec::none) per += 8 * st.run.section.max_hits * (d + q + 2);
+  return extended ? 3 * per : per;
+}
+
+/// Members per batch: as many as fit 1 GiB (at least 1), or as requested.
+std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
+  const std::size_t n = st.init.count;
+  if (requested > 0) return std::min(requested, n);
+  return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(1024.0 * 1024 * 1024 / member_bytes(st, extended))));
+}
+
+/// The files command c writes: the HDF5 output, and beside it a CSV table and a PNG plot.
+std::vector<std::string> outputs_of(const std::string& h5, Command c, bool plot) {
+  std::vector<std::string> v{h5};
+  if (c == Command::converge || c == Command::validate) v.push_back(sibling(h5, ".csv"));
+  if (plot && c != Command::validate && gnuplot_available()) v.push_back(sibling(h5, ".png"));
+  return v;
+}
+
+/// Refuses, before any work, a run whose output cannot fit on its file system or whose batches
+/// cannot fit in memory, naming both sizes.
+void check_resources(const Study& st, Command c, const Options& o, const std::string& out) {
+  const double n = double(st.init.count);
+  if (c == Command::converge) {  // every member at every step size at once, beside a long double run
+    const double runs = n * double(st.converge.steps.size());
+    check_memory(runs * member_bytes(st, true), fmt_count(runs) + " runs (members x step sizes) held at once");
+    return;
+  }
+  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
+  double per = 8 * (2 * d + 3) + 1 + 8 * k * (1 + d + q);  // initial/, final/, samples/
+  if (c == Command::poincare) per += 3 * 8;                 // hits/count, lost, suspected_pairs
+  check_space(out, 65536 + n * per,
+              fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : ""));
+  const auto batch = double(batch_size(st, std::size_t(o.batch), c == Command::validate));
+  check_memory(batch * member_bytes(st, c == Command::validate), fmt_count(batch) + " members per batch");
+}
+
 Study load(const Options& o, Command c) {
   Study st = read_study(read_text(o.config), c, fs::path(o.config).parent_path().string().empty()
                                                       ? std::string(".")
                                                       : fs::path(o.config).parent_path().string());
   st.run.threads = o.threads;
   st.plot = st.plot && o.plot;
+  if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
   if (o.precision == "float") {
     if (c != Command::run) throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and "
                                              "validation use double)");
@@ -101,9 +153,21 @@ Study load(const Options& o, Command c) {
       throw ConfigError("config /time: --precision float cannot resolve steps of " + std::to_string(hmin) + " at |t| = " +
                         std::to_string(tmax) + " (float spacing " + std::to_string(ulp) + "); shift the span towards 0 or use double");
   }
-  // Every member's state is checked now (cheap), so a bad one cannot end a long run late.
+  // Nothing is computed before the outputs are known to be writable, to replace no one else's
+  // file and to fit.
+  const std::string out = output_path(o);
+  if (fs::path(out).extension() != ".h5") throw IoError("output '" + echo(out) + "': expected a file name ending in .h5");
+  std::vector<std::string> inputs = st.inputs;
+  inputs.push_back(o.config);
+  check_outputs(outputs_of(out, c, st.plot), inputs, o.force);
+  check_resources(st, c, o, out);
+  // Every member's state is checked now, so a bad one cannot end a long run late.
+  Progress progress("checking initial states", o.quiet);
   std::vector<double> y;
-  for (std::size_t i0 = 0; i0 < st.init.count; i0 += 65536) st.init.fill(i0, std::min<std::size_t>(65536, st.init.count - i0), y);
+  for (std::size_t i0 = 0; i0 < st.init.count; i0 += 65536) {
+    st.init.fill(i0, std::min<std::size_t>(65536, st.init.count - i0), y);
+    progress(double(i0 + y.size() / std::size_t(st.model->dim())) / double(st.init.count));
+  }
   return st;
 }
 
@@ -208,18 +272,6 @@ class EnsembleSink {
   bool hits_;
 };
 
-/// Members per batch: as many as fit `budget` bytes of states, samples and hit slots (at least 1).
-std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
-  const std::size_t n = st.init.count;
-  if (requested > 0) return std::min(requested, n);
-  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
-  double per = 8 * (d * (3 + k) + q * k + 8);
-  if (st.run.section.kind != SectionSpec::none) per += 8 * st.run.section.max_hits * (d + q + 2);
-  if (extended) per *= 3;  // a long double run beside the double one
-  const double budget = 1024.0 * 1024 * 1024;
-  return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(budget / per)));
-}
-
 void note_plot(const std::string& png, const std::string& why, bool quiet) {
   if (!why.empty()) std::cerr << "liebatch: no plot: " << why << "\n";
   else if (!quiet) std::cout << "  plot: " << png << "\n";
@@ -261,7 +313,6 @@ struct Drift {
 int ensemble_command(const Options& opt, Command c) {
   const bool poincare = c == Command::poincare;
   Study st = load(opt, c);
-  if (!poincare && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
   const Where where = pick_device(opt, *st.model, {st.run.method});
   st.run.gpu = where.gpu;
   H5Writer w(output_path(opt));
@@ -297,8 +348,10 @@ int ensemble_command(const Options& opt, Command c) {
     }
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
+  progress.finish();
   w.attr("batches", double((n + batch - 1) / batch));
   w.commit();
+  const bool none_finished = std::none_of(status.begin(), status.end(), [](std::uint8_t s) { return s == std::uint8_t(Status::ok); });
 
   if (!opt.quiet) {
     std::cout << (poincare ? "poincare: " : "run: ") << st.model->name() << ", " << st.run.method
@@ -326,6 +379,10 @@ int ensemble_command(const Options& opt, Command c) {
                   opt.quiet);
     }
   }
+  if (none_finished) {
+    std::cerr << "liebatch: no member finished (" << status_summary(status) << "); the output records each member's status\n";
+    return check_failed;
+  }
   return ok;
 }
 
@@ -337,21 +394,6 @@ double rel_diff(const double* a, const double* b, int dim, std::size_t stride) {
     d = std::max(d, std::isnan(x) || std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
   }
   return d;
-}
-
-/// Least-squares slope of log e against log h over the points above their round-off floor,
-/// 10 ε |y| per step: (span/h)·10ε·scale.
-double fit_order(const std::vector<double>& h, const std::vector<double>& e, double span, double scale) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  int n = 0;
-  for (std::size_t j = 0; j < h.size(); ++j) {
-    const double floor = span / h[j] * 10 * std::numeric_limits<double>::epsilon() * scale;
-    if (!(e[j] > floor) || !std::isfinite(e[j])) continue;
-    const double x = std::log(h[j]), y = std::log(e[j]);
-    sx += x; sy += y; sxx += x * x; sxy += x * y; ++n;
-  }
-  if (n < 2) return NAN;
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
 }  // namespace
@@ -367,7 +409,7 @@ int converge_command(const Options& opt) {
   const Where where = pick_device(opt, *st.model, gpu_runs);
   st.run.gpu = where.gpu;
   H5Writer w(output_path(opt));
-  const std::size_t n = st.init.count, nh = cs.steps.size();
+  const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
   const int dim = st.model->dim();
   std::vector<double> y0;
   st.init.fill(0, n, y0);
@@ -384,19 +426,36 @@ int converge_command(const Options& opt) {
     if (rr.out.status[k] != std::uint8_t(Status::ok))
       throw std::runtime_error("converge: the reference run failed for initial state " + std::to_string(k) + " (" +
                                status_name(rr.out.status[k]) + "); choose another reference step or method");
-  double scale = 1;
-  for (double x : rr.out.y) scale = std::max(scale, std::abs(x));
+  // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
+  // components; b holds the same members, or one per initial state (the reference). NaN if any
+  // member failed.
+  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j) {
+    double e = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = j * n + k, ib = b.size == a.size ? i : k;
+      if (a.status[i] != std::uint8_t(Status::ok) || b.status[ib] != std::uint8_t(Status::ok)) return double(NAN);
+      for (int d = 0; d < dim; ++d) {
+        const double diff = std::abs(a.y[std::size_t(d) * a.size + i] - b.y[std::size_t(d) * b.size + ib]);
+        if (std::isnan(diff)) return double(NAN);
+        e = std::max(e, diff);
+      }
+    }
+    return e;
+  };
 
-  std::vector<double> error(cs.methods.size() * nh), order(cs.methods.size());
+  std::vector<double> error(nm * nh), roundoff(nm * nh), slope(nm * (nh - 1)), order(nm);
+  std::vector<std::uint8_t> use(nm * nh);
+  std::vector<std::string> notes;
   TextOutput table(sibling(w.path(), ".csv"));  // next to the HDF5 file, renamed in place after it
   auto& csv = table.out();
-  csv << "method,h,error\n";
+  csv << csv_mark("converge") << "\nmethod,h,error,roundoff,local_slope,point\n";
   csv.precision(10);
   if (!opt.quiet)
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " "
               << cs.ref_method << " h = " << cs.ref_h << "; device " << where.text << "\n";
   std::vector<Series> series;
-  for (std::size_t m = 0; m < cs.methods.size(); ++m) {
+  Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
+  for (std::size_t m = 0; m < nm; ++m) {
     RunSpec s = st.run;
     s.method = cs.methods[m];
     s.adaptive = false;
@@ -411,46 +470,65 @@ int converge_command(const Options& opt) {
         for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
       }
     const RunResult r = st.model->run(s);
+    // Each run's round-off: its difference from the same method and steps in long double.
+    const RunResult x = st.model->run_extended(s);
+    const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
+    for (std::size_t j = 0; j < nh; ++j) {
+      at(error, j) = max_diff(r.out, rr.out, j);
+      at(roundoff, j) = max_diff(r.out, x.out, j);
+    }
+    const OrderFit fit = fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
+                                   std::vector<double>(roundoff.begin() + long(m * nh), roundoff.begin() + long((m + 1) * nh)));
+    order[m] = fit.order;
+    notes.push_back(fit.note);
     Series ser{cs.methods[m], {}, {}};
     for (std::size_t j = 0; j < nh; ++j) {
-      double e = 0;
-      for (std::size_t k = 0; k < n && !std::isnan(e); ++k) {
-        const std::size_t i = j * n + k;
-        if (r.out.status[i] != std::uint8_t(Status::ok)) e = NAN;
-        for (int d = 0; d < dim && !std::isnan(e); ++d) {
-          const double diff = std::abs(r.out.y[std::size_t(d) * s.size + i] - rr.out.y[std::size_t(d) * n + k]);
-          e = std::isnan(diff) ? NAN : std::max(e, diff);
-        }
+      use[m * nh + j] = std::uint8_t(fit.use[j]);
+      if (j + 1 < nh) slope[m * (nh - 1) + j] = fit.slope[j];
+      csv << cs.methods[m] << "," << cs.steps[j] << "," << at(error, j) << "," << at(roundoff, j) << ","
+          << (j + 1 < nh ? fit.slope[j] : NAN) << "," << name(fit.use[j]) << "\n";
+      if (std::isfinite(at(error, j)) && at(error, j) > 0) {
+        ser.x.push_back(cs.steps[j]);
+        ser.y.push_back(at(error, j));
+        if (fit.use[j] != PointUse::fitted) { dropped.x.push_back(cs.steps[j]); dropped.y.push_back(at(error, j)); }
       }
-      error[m * nh + j] = e;
-      csv << cs.methods[m] << "," << cs.steps[j] << "," << e << "\n";
-      if (std::isfinite(e) && e > 0) { ser.x.push_back(cs.steps[j]); ser.y.push_back(e); }
     }
-    order[m] = fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
-                         st.run.t1 - st.run.t0, scale);
     if (!opt.quiet) {
-      std::cout << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << "; errors";
-      for (std::size_t j = 0; j < nh; ++j) std::cout << " " << error[m * nh + j];
-      std::cout << "\n";
+      std::cout << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << ", "
+                << fit.note << "\n    h, error, round-off, local slope to the next h, use:\n";
+      for (std::size_t j = 0; j < nh; ++j)
+        std::cout << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
+                  << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
     }
-    ser.title += " (" + std::to_string(order[m]).substr(0, 4) + ")";
+    char legend[64];
+    std::snprintf(legend, sizeof legend, " %.2f", order[m]);
+    ser.title += legend;
     series.push_back(std::move(ser));
   }
+  if (!dropped.x.empty()) series.push_back(std::move(dropped));
   write_header(w, st, opt, "converge", where.text);
   w.write("initial/y", y0, {std::uint64_t(dim), n});
   w.write("converge/h", cs.steps, {nh});
   w.write("converge/methods", cs.methods);
-  w.write("converge/error", error, {cs.methods.size(), nh});
-  w.write("converge/observed_order", order, {cs.methods.size()});
+  w.write("converge/error", error, {nm, nh});
+  w.write("converge/roundoff", roundoff, {nm, nh});
+  w.write("converge/local_slope", slope, {nm, nh - 1});
+  w.write("converge/point", use, {nm, nh});
+  w.write("converge/observed_order", order, {nm});
+  w.write("converge/fit", notes);
   w.attr("converge/error", "meaning", "max over initial states of max_d |y_d(t1) - y_ref,d(t1)|");
-  w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over points above the round-off floor (t1 - t0)/h * 10 eps max|y|");
+  w.attr("converge/roundoff", "meaning", "max over initial states of max_d |y_d(t1) - y_ld,d(t1)|: the same method and step in long double");
+  w.attr("converge/local_slope", "meaning", "log(e_j / e_j+1) / log(h_j / h_j+1) between neighbouring step sizes above round-off (NaN otherwise)");
+  w.attr("converge/point", "values", "0 fitted, 1 round-off (error < 10 x round-off), 2 pre-asymptotic (local slope not settled), 3 failed");
+  w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over the fitted points: the finest "
+         "pairs whose local slopes lie within 0.2 of the finest pair's");
   w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + std::to_string(cs.ref_h));
   w.commit();
   table.commit();
   if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
   if (st.plot) {
     const std::string png = sibling(w.path(), ".png");
-    note_plot(png, plot(png, {"convergence at t1: " + st.model->name() + " (observed orders)", "h", "error", true, true, false}, series),
+    note_plot(png, plot(png, {"convergence at t1: " + st.model->name() + " (observed orders over the fitted points)", "h", "error", true, true, false}, series),
               opt.quiet);
   }
   return ok;
@@ -520,7 +598,7 @@ int validate_command(const Options& opt) {
   bool pass = status_mismatch == 0 && not_ok == 0;  // a member that failed validates nothing
   TextOutput table(sibling(w.path(), ".csv"));
   auto& csv = table.out();
-  csv << "output,max,median,bound\n";
+  csv << csv_mark("validate") << "\noutput,max,median,bound\n";
   if (!opt.quiet)
     std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n << " members: "
               << (against_gpu ? "CPU against GPU, double" : "double on " + where.text + " against long double") << "\n";

@@ -17,8 +17,12 @@ struct Options {
   long batch = 0;                  ///< members per batch (0: as many as fit in 1 GiB)
   bool quiet = false;              ///< no progress, no summary
   bool plot = true;                ///< PNG next to the output (also needs "plot" in the config)
+  bool force = false;              ///< replace existing files that liebatch did not write
   std::string command_line;        ///< recorded in the output
 };
+
+/// The whole command line: parses argv, runs the subcommand, reports errors; returns the exit status.
+int cli_main(int argc, const char* const* argv);
 
 int run_command(const Options& o);       ///< liebatch run
 int poincare_command(const Options& o);  ///< liebatch poincare

@@ -16,6 +16,15 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A value as messages echo it: at most `max` characters (cut on a UTF-8 boundary, with the
+/// length said), so a huge value in a config or on the command line cannot flood the terminal.
+inline std::string echo(const std::string& s, std::size_t max = 80) {
+  if (s.size() <= max) return s;
+  std::size_t cut = max - 3;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 /// One JSON object of the config, with its path (e.g. "/model/parameters").
 class Node {
  public:
@@ -99,12 +108,10 @@ class Node {
   std::string at(const std::string& key) const { return path_ + "/" + key; }
 
   [[noreturn]] static void fail(const std::string& path, const std::string& what) {
-    throw ConfigError("config " + path + ": " + what);
+    throw ConfigError("config " + echo(path) + ": " + what);
   }
   [[noreturn]] static void fail(const std::string& path, const std::string& what, const nlohmann::json& got) {
-    std::string s = got.dump();
-    if (s.size() > 80) s = s.substr(0, 77) + "...";
-    throw ConfigError("config " + path + ": " + what + ", got " + s);
+    throw ConfigError("config " + echo(path) + ": " + what + ", got " + echo(got.dump()));
   }
 
  private:

@@ -8,16 +8,19 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <unistd.h>
+
+#include "config_node.hpp"
 
 namespace lb::cli {
 namespace {
 void check(herr_t r, const std::string& what, const std::string& path) {
-  if (r < 0) throw IoError("cannot write " + what + " to '" + path + "' (HDF5 error, e.g. a full disk)");
+  if (r < 0) throw IoError("cannot write " + what + " to '" + echo(path) + "' (HDF5 error, e.g. a full disk)");
 }
 
-// Temporary files to remove when SIGINT or SIGTERM ends the process (unlink is async-signal-safe).
+// Temporary files to remove when a signal ends the process (unlink is async-signal-safe).
 std::array<std::atomic<const char*>, 8> pending{};
 extern "C" void remove_pending(int sig) {
   for (auto& p : pending)
@@ -27,10 +30,20 @@ extern "C" void remove_pending(int sig) {
 }
 }  // namespace
 
+void h5_setup() {
+  static const bool done = [] {
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
 void TempFiles::add(const std::string& path) {
   static const bool installed = [] {
     std::signal(SIGINT, remove_pending);
     std::signal(SIGTERM, remove_pending);
+    std::signal(SIGHUP, remove_pending);  // the terminal closed
     return true;
   }();
   (void)installed;
@@ -44,10 +57,26 @@ void TempFiles::remove(const std::string& path) {
     if (p.load() == path.c_str()) p.store(nullptr);
 }
 
-TextOutput::TextOutput(std::string path)
-    : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())), file_(tmp_) {
-  if (!file_) throw IoError("cannot write '" + path_ + "': " + std::strerror(errno));
-  TempFiles::add(tmp_);
+namespace {
+void create_new(const std::string& tmp, const std::string& path) {
+  // O_EXCL: a file that happens to have the temporary's name is never truncated. The system's
+  // reason (e.g. "No such file or directory") is reported.
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+  if (fd < 0) throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(tmp) + "')");
+  ::close(fd);
+  TempFiles::add(tmp);
+}
+}  // namespace
+
+TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
+  create_new(tmp_, path_);
+  file_.open(tmp_);
+  if (!file_) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp_.c_str());
+    TempFiles::remove(tmp_);
+    throw IoError("cannot write '" + echo(path_) + "': " + why);
+  }
 }
 TextOutput::~TextOutput() {
   if (file_.is_open()) {
@@ -61,26 +90,13 @@ void TextOutput::commit() {
   if (!file_ || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     std::remove(tmp_.c_str());
-    throw IoError("cannot write '" + path_ + "': " + why);
+    throw IoError("cannot write '" + echo(path_) + "': " + why);
   }
 }
 
 H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
-  namespace fs = std::filesystem;
-  const fs::path p(path_);
-  if (p.extension() != ".h5") throw IoError("output '" + path_ + "': expected a file name ending in .h5");
-  std::error_code ec;
-  if (fs::is_directory(p, ec)) throw IoError("cannot write output '" + path_ + "': it is a directory");
-  if (fs::exists(p, ec) && ::access(path_.c_str(), W_OK) != 0)
-    throw IoError("cannot write output '" + path_ + "': " + std::strerror(errno) + " (the file exists and is not writable)");
-  // A quick check with a plain file gives the system's reason (e.g. "No such file or directory").
-  if (std::FILE* f = std::fopen(tmp_.c_str(), "wb")) {
-    std::fclose(f);
-  } else {
-    throw IoError("cannot write output '" + path_ + "': " + std::strerror(errno));
-  }
-  TempFiles::add(tmp_);
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by us, with the path
+  create_new(tmp_, path_);
+  h5_setup();
   // A strong close releases everything even after a failed write (a full disk), so closing works.
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
@@ -89,13 +105,13 @@ H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tm
   if (file_ < 0) {
     std::remove(tmp_.c_str());
     TempFiles::remove(tmp_);
-    throw IoError("cannot create HDF5 file '" + tmp_ + "'");
+    throw IoError("cannot create HDF5 file '" + echo(tmp_) + "'");
   }
 }
 
 H5Writer::~H5Writer() {
   if (file_ >= 0) {
-    if (H5Fclose(hid_t(file_)) < 0) H5close();  // after a failed write: release the library's state
+    H5Fclose(hid_t(file_));  // may fail after a failed write (a full disk); the file goes anyway
     std::remove(tmp_.c_str());  // not committed: leave nothing behind
   }
   TempFiles::remove(tmp_);
@@ -244,14 +260,13 @@ void H5Writer::commit() {
   const herr_t r = H5Fclose(hid_t(file_));
   file_ = -1;
   if (r < 0) {
-    H5close();
     std::remove(tmp_.c_str());
-    throw IoError("cannot finish HDF5 file '" + tmp_ + "' (e.g. a full disk)");
+    throw IoError("cannot finish HDF5 file '" + echo(tmp_) + "' (e.g. a full disk)");
   }
   if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     std::remove(tmp_.c_str());
-    throw IoError("cannot rename '" + tmp_ + "' to '" + path_ + "': " + why);
+    throw IoError("cannot rename '" + echo(tmp_) + "' to '" + echo(path_) + "': " + why);
   }
 }
 

@@ -14,8 +14,8 @@ struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Temporary files removed if SIGINT or SIGTERM ends the process (at most 8 at a time; the
-/// strings must outlive their registration).
+/// Temporary files removed if SIGINT, SIGTERM or SIGHUP ends the process (at most 8 at a time;
+/// the strings must outlive their registration).
 struct TempFiles {
   static void add(const std::string& path);
   static void remove(const std::string& path);
@@ -33,6 +33,11 @@ class TextOutput {
   std::string path_, tmp_;
   std::ofstream file_;
 };
+
+/// Sets up the HDF5 library before its first use: errors reported by us with the path, not
+/// printed by HDF5; and no clean-up at exit, which in HDF5 1.10 crashes on a file whose close
+/// failed (a full disk) — every file is closed explicitly instead.
+void h5_setup();
 
 class H5Writer {
  public:

@@ -12,3 +12,10 @@
   X(cg4a, "Crouch-Grossman 4a (Jackiewicz-Marthinsen-Owren)") X(rkmk54, "RKMK Dormand-Prince 5(4) pair") \
   X(rkmk32, "RKMK Bogacki-Shampine 3(2) pair") X(cf32a, "commutator-free 3(2) pair A")          \
   X(cf32b, "commutator-free 3(2) pair B") X(cf43, "commutator-free 4(3) pair")
+
+// Sanitizer builds (the fuzzer, tests/fuzz) instantiate two methods, a fixed-step one and a pair,
+// so that they compile in minutes; every code path of the command line stays reachable.
+#ifdef LIEBATCH_CLI_FEW_METHODS
+#undef LB_CLI_METHODS
+#define LB_CLI_METHODS(X) X(rkmk4, "RKMK, classical RK4") X(rkmk54, "RKMK Dormand-Prince 5(4) pair")
+#endif

@@ -38,14 +38,14 @@ template <class F> decltype(auto) with_method(const std::string& name, const std
 #undef LB_CLI_DISPATCH
   std::string all;
   for (const auto& m : method_list()) all += (all.empty() ? "" : ", ") + m.name;
-  Node::fail(path, "unknown method '" + name + "'; expected one of " + all);
+  Node::fail(path, "unknown method '" + echo(name) + "'; expected one of " + all);
 }
 
 /// The entry of `name` in method_list() (which must hold it).
 inline MethodInfo method_info(const std::string& name) {
   for (const auto& m : method_list())
     if (m.name == name) return m;
-  Node::fail("/method", "unknown method '" + name + "'");
+  Node::fail("/method", "unknown method '" + echo(name) + "'");
 }
 
 }  // namespace lb::cli

@@ -10,6 +10,7 @@ namespace lb::cli {
 struct Series {
   std::string title;
   std::vector<double> x, y;
+  std::string style = "";  ///< gnuplot's "with …" clause; empty: the plot's default
 };
 
 struct PlotSpec {
@@ -20,7 +21,11 @@ struct PlotSpec {
 
 /// Whether gnuplot can be run.
 bool gnuplot_available();
-/// Draws the series into `png`; returns an empty string on success, else why it failed.
+/// The gnuplot script that draws `series` (read from the files `data`, one per series) into `png`.
+std::string plot_script(const std::string& png, const PlotSpec& spec, const std::vector<Series>& series,
+                        const std::vector<std::string>& data);
+/// Draws the series into `png`, marked as liebatch's (see output_files.hpp); returns an empty
+/// string on success, else why it failed.
 std::string plot(const std::string& png, const PlotSpec& spec, const std::vector<Series>& series);
 
 }  // namespace lb::cli

@@ -1,6 +1,8 @@
-// Progress of a long run on stderr: fraction of trajectory-time done, elapsed time and ETA,
-// redrawn in place; silent when stderr is not a terminal or --quiet is given.
+// Progress of a long run on stderr: fraction done, elapsed time and ETA, redrawn in place at most
+// every 0.1 s; silent for the first 0.25 s (quick steps print nothing), when stderr is not a
+// terminal, or with --quiet.
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -12,23 +14,33 @@ namespace lb::cli {
 class Progress {
  public:
   Progress(std::string label, bool quiet) : label_(std::move(label)), on_(!quiet && ::isatty(2)) {}
-  ~Progress() {
-    if (on_ && drawn_) std::fprintf(stderr, "\n");
-  }
-  /// done ∈ [0, 1]: the fraction of all members' time spans integrated.
+  ~Progress() { finish(); }
+  /// done ∈ [0, 1]: the fraction of the work done (shown never decreasing).
   void operator()(double done) {
     if (!on_) return;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double eta = done > 0 ? s * (1 - done) / done : 0;
-    std::fprintf(stderr, "\r%s: %5.1f%%  %.1f s elapsed, ETA %.1f s   ", label_.c_str(), 100 * done, s, eta);
+    done_ = std::max(done_, std::min(done, 1.0));
+    const auto now = Clock::now();
+    const double s = std::chrono::duration<double>(now - start_).count();
+    if (s < 0.25 || (now - drawn_at_ < std::chrono::milliseconds(100) && done_ < 1)) return;
+    const double eta = done_ > 0 ? s * (1 - done_) / done_ : 0;
+    std::fprintf(stderr, "\r%s: %5.1f%%  %.1f s elapsed, ETA %.1f s   ", label_.c_str(), 100 * done_, s, eta);
     std::fflush(stderr);
     drawn_ = true;
+    drawn_at_ = now;
+  }
+  /// Ends the progress line, so what is printed next starts on a line of its own.
+  void finish() {
+    if (drawn_) std::fprintf(stderr, "\n");
+    drawn_ = false;
+    on_ = false;
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
   std::string label_;
   bool on_, drawn_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double done_ = 0;
+  Clock::time_point start_ = Clock::now(), drawn_at_{};
 };
 
 }  // namespace lb::cli

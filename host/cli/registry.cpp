@@ -27,7 +27,7 @@ std::unique_ptr<ModelRunner> make_model(Node& model) {
     if (m.name == name) info = &m;
     all += (all.empty() ? "" : ", ") + m.name;
   }
-  if (!info) Node::fail(model.at("name"), "unknown model '" + name + "'; expected one of " + all);
+  if (!info) Node::fail(model.at("name"), "unknown model '" + echo(name) + "'; expected one of " + all);
   const std::string preset = model.string("preset", "");
   check_preset(*info, preset);
   std::optional<Node> params;

@@ -36,7 +36,7 @@ inline void check_preset(const ModelInfo& m, const std::string& preset) {
     if (name == preset) return;
     all += (all.empty() ? "" : ", ") + name;
   }
-  Node::fail("/model/preset", "unknown preset '" + preset + "' for " + m.name +
+  Node::fail("/model/preset", "unknown preset '" + echo(preset) + "' for " + m.name +
                                   (all.empty() ? " (it has none)" : "; expected one of " + all));
 }
 

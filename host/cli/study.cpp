@@ -53,9 +53,11 @@ std::vector<double> state_of(const nlohmann::json& v, const std::string& path, i
 /// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments.
 std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim) {
   std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw IoError("config " + path + ": cannot read '" + file + "': it is a directory");
+  if (std::filesystem::is_directory(file, ec)) throw IoError("config " + path + ": cannot read '" + echo(file) + "': it is a directory");
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw IoError("config " + path + ": cannot read '" + echo(file) + "': not a regular file");
   std::ifstream in(file);
-  if (!in) throw IoError("config " + path + ": cannot read '" + file + "': " + std::strerror(errno));
+  if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
   std::vector<std::vector<double>> r;
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
@@ -68,16 +70,16 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
       char* end = nullptr;
       const double x = std::strtod(tok.c_str(), &end);
       if (*end != '\0' || !std::isfinite(x))
-        Node::fail(path, "'" + file + "' line " + std::to_string(lineno) + ": expected a finite number, got '" + tok + "'");
+        Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected a finite number, got '" + echo(tok) + "'");
       y.push_back(x);
     }
     if (y.empty()) continue;
     if (int(y.size()) != dim)
-      Node::fail(path, "'" + file + "' line " + std::to_string(lineno) + ": expected " + std::to_string(dim) +
+      Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected " + std::to_string(dim) +
                            " numbers (the model's state), got " + std::to_string(y.size()));
     r.push_back(y);
   }
-  if (r.empty()) Node::fail(path, "'" + file + "' holds no states");
+  if (r.empty()) Node::fail(path, "'" + echo(file) + "' holds no states");
   return r;
 }
 
@@ -106,6 +108,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
     std::string f = n->string("file");
     if (!f.empty() && f[0] != '/') f = base_dir + "/" + f;
     base = read_states(f, n->at("file"), dim);
+    st.inputs.push_back(f);
     ++given;
     st.sampler = std::to_string(base.size()) + " states from " + f;
   }
@@ -248,6 +251,73 @@ bool has_pair(const std::string& method) {
   return false;
 }
 
+/// Parses the config. JSON parsers keep the last of a repeated key, so repeats are found here;
+/// nesting is limited (a hostile config must not exhaust memory), and a syntax error names the
+/// JSON path where it occurred.
+nlohmann::json parse_config(const std::string& text) {
+  constexpr std::size_t max_depth = 64;
+  // The open containers: how each was reached from its parent ("/key" or "/index"), its keys so
+  // far (objects) or element count (arrays). O(depth) memory, whatever the nesting.
+  struct Open {
+    std::string via;
+    bool array;
+    long count = 0;
+    std::set<std::string> keys;
+  };
+  std::vector<Open> open;
+  std::string key, duplicate;
+  const auto here = [&] {  // the path of the value being read
+    std::string p;
+    for (const auto& o : open) p += o.via;
+    if (!open.empty()) p += "/" + (open.back().array ? std::to_string(open.back().count) : key);
+    return p;
+  };
+  const auto element_done = [&] {
+    if (!open.empty() && open.back().array) ++open.back().count;
+  };
+  auto cb = [&](int, nlohmann::json::parse_event_t e, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    switch (e) {
+      case E::object_start:
+      case E::array_start: {
+        if (open.size() >= max_depth)
+          Node::fail(here(), "nested deeper than " + std::to_string(max_depth) + " levels (a config needs at most 5)");
+        std::string via = open.empty() ? "" : here().substr(here().rfind('/'));
+        open.push_back({std::move(via), e == E::array_start, 0, {}});
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        open.pop_back();
+        element_done();
+        break;
+      case E::key:
+        key = parsed.get<std::string>();
+        if (!open.back().keys.insert(key).second && duplicate.empty()) duplicate = here();
+        break;
+      case E::value:
+        element_done();
+        break;
+    }
+    return true;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, cb);
+  } catch (const nlohmann::json::exception& e) {  // a parse error, or a number out of range
+    std::string what = e.what();
+    if (const auto at = what.find("] "); at != std::string::npos) what = what.substr(at + 2);
+    const std::string where = here();
+    if (const auto num = what.find("number overflow parsing '"); num != std::string::npos) {
+      const std::string value = what.substr(num + 25, what.find('\'', num + 25) - num - 25);
+      Node::fail(where, "number " + echo(value) + " is out of the range of a double (magnitude at most 1.8e308)");
+    }
+    throw ConfigError("config" + (where.empty() ? std::string() : " " + echo(where)) + ": malformed JSON: " + echo(what, 240));
+  }
+  if (!duplicate.empty()) Node::fail(duplicate, "key given twice");
+  return j;
+}
+
 }  // namespace
 
 void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0) const {
@@ -277,26 +347,7 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0)
 
 Study read_study(const std::string& text, Command cmd, const std::string& base_dir) {
   Study st;
-  // Keys seen per open object, so a repeated key is an error (JSON parsers keep the last one).
-  std::vector<std::set<std::string>> seen;
-  std::vector<std::string> where;  // path of the open objects
-  std::string duplicate, last_key;
-  auto cb = [&](int, nlohmann::json::parse_event_t e, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    if (e == E::object_start) { seen.emplace_back(); where.push_back(where.empty() ? "" : where.back() + "/" + last_key); }
-    if (e == E::object_end && !seen.empty()) { seen.pop_back(); where.pop_back(); }
-    if (e == E::key && !seen.empty()) {
-      last_key = parsed.get<std::string>();
-      if (!seen.back().insert(last_key).second && duplicate.empty()) duplicate = where.back() + "/" + last_key;
-    }
-    return true;
-  };
-  try {
-    st.config = nlohmann::json::parse(text, cb);
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(std::string("config: malformed JSON: ") + e.what());
-  }
-  if (!duplicate.empty()) throw ConfigError("config " + duplicate + ": key given twice");
+  st.config = parse_config(text);
   Node root(st.config, "");
   Node model = root.object("model");
   st.model = make_model(model);
@@ -338,7 +389,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     if (cmd == Command::converge && r.adaptive) Node::fail(step.at("adaptive"), "a convergence study uses fixed steps (/converge/steps)");
     if (r.adaptive) {
       if (!has_pair(r.method))
-        Node::fail(step.at("adaptive"), "method '" + r.method + "' has no embedded pair; adaptive steps need rkmk54, rkmk32, cf32a, cf32b or cf43");
+        Node::fail(step.at("adaptive"), "method '" + echo(r.method) + "' has no embedded pair; adaptive steps need rkmk54, rkmk32, cf32a, cf32b or cf43");
       r.atol = step.positive("atol", 1e-8);
       r.rtol = step.positive("rtol", 1e-8);
       r.h = {step.positive("h0", (r.t1 - r.t0) / 1000)};

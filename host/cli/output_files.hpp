@@ -1,0 +1,40 @@
+// The files a command writes, checked before any computation: liebatch replaces only files it
+// wrote itself (recognised by a mark it leaves in each), never an input, a read-only file or a
+// symlink, and refuses an output that cannot fit where it goes.
+#pragma once
+#include <string>
+#include <vector>
+
+#ifndef LIEBATCH_VERSION  // set by the build
+#define LIEBATCH_VERSION "unknown"
+#endif
+
+namespace lb::cli {
+
+/// Whether `path` holds a file liebatch wrote, by its mark: the HDF5 root attribute
+/// `liebatch_version`, a CSV's first line "# liebatch", a PNG's tEXt chunk "Software" = "liebatch …".
+bool written_by_liebatch(const std::string& path);
+
+/// The first line of every CSV liebatch writes (its mark).
+std::string csv_mark(const std::string& command);
+
+/// Adds the mark to a PNG just written (a tEXt chunk after IHDR); false if the file is no PNG.
+bool mark_png(const std::string& path);
+
+/// Refuses, before any work: an output that is one of `inputs` (the same file, however its path
+/// is spelled; ConfigError, exit 2, even with --force); an output that is a symlink, a directory
+/// or another non-regular file, or read-only (checked on the mode bits, so also for root); an
+/// existing file liebatch did not write, unless `force` (IoError, exit 3).
+void check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs, bool force);
+
+/// Refuses (IoError) an output of about `bytes` that does not fit in the free space of its file
+/// system or in the largest file this process may write (RLIMIT_FSIZE); the message names both.
+void check_space(const std::string& output, double bytes, const std::string& what);
+
+/// Refuses (ConfigError) a run that needs more than the memory available (MemAvailable).
+void check_memory(double bytes, const std::string& what);
+
+/// "1.2 GB".
+std::string human_bytes(double bytes);
+
+}  // namespace lb::cli

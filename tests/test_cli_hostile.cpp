@@ -1,0 +1,283 @@
+// The command line as a hostile user meets it (issue 14): a full disk, outputs that name inputs or
+// other people's files, read-only files and links, huge ensembles, deep nesting, huge values,
+// numbers out of range, runs where every member fails, and the progress display in a terminal.
+// Each check failed before its fix.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_run.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using lbtest::H5;
+using lbtest::liebatch;
+using lbtest::Scratch;
+
+std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream b;
+  b << in.rdbuf();
+  return b.str();
+}
+
+/// The files of s's directory whose names show an output or a temporary (not its inputs).
+std::vector<std::string> outputs_in(const Scratch& s, const std::vector<std::string>& inputs) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(s.dir)) {
+    const std::string f = e.path().filename().string();
+    if (f == "stdout.txt" || f == "stderr.txt" || std::find(inputs.begin(), inputs.end(), f) != inputs.end()) continue;
+    v.push_back(f);
+  }
+  return v;
+}
+
+/// A shell prefix that runs the command with files limited to `kb` KiB and SIGXFSZ ignored, so a
+/// write past the limit fails with EFBIG as on a full disk (no root, no mount).
+std::string disk_of(int kb) { return "bash -c 'trap \"\" XFSZ; ulimit -f " + std::to_string(kb) + "; exec \"$0\" \"$@\"' "; }
+
+const char* top_ensemble = R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4",
+  "time": {"t1": 0.01}, "step": {"h": 0.001}, "outputs": {"samples": 6},
+  "initial": {"ensemble": {"count": 20000, "sampler": "box", "seed": 1, "scale": 0.05}}})";
+
+TEST(CliHostile, AFullDiskGivesExitThreeItsMessageAndNoFile) {
+  Scratch s("full_disk");
+  // run: the output's size is known in advance (12 MB here): refused before the run, sizes named.
+  const auto run = liebatch(s, "run " + s.file("run.json", top_ensemble) + " -o " + s.path("out.h5"), disk_of(1000));
+  EXPECT_EQ(run.status, 3) << run.err;
+  EXPECT_NE(run.err.find("needs about 12.1 MB"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("at most 1.0 MB (ulimit -f)"), std::string::npos) << run.err;
+  EXPECT_EQ(outputs_in(s, {"run.json"}), std::vector<std::string>{});
+  // poincare: the hits are not known in advance (500 members x 500 strobes, 24 MB), so the write
+  // itself fails: the HDF5 library must report it, not crash (it did, on closing the file).
+  const auto hits = liebatch(s, "poincare " + s.file("p.json", R"({"model": {"name": "pendulum_chain", "parameters": {"N": 1}},
+    "method": "rkmk4", "time": {"t1": 5}, "step": {"h": 0.01}, "section": {"type": "stroboscopic", "period": 0.01},
+    "initial": {"state": [0.29552020666133955, 0, -0.955336489125606, 0, 0, 0], "tolerance": 1e-12,
+                "ensemble": {"count": 500, "sampler": "box", "seed": 1, "scale": 0.1}}})") + " -o " + s.path("out.h5"), disk_of(1000));
+  EXPECT_EQ(hits.status, 3) << hits.err;
+  EXPECT_NE(hits.err.find("cannot write dataset hits/"), std::string::npos) << hits.err;
+  // converge: a small file that still does not fit 4 KiB; its CSV is not left behind either.
+  const auto cv = liebatch(s, "converge " + s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 1},
+    "initial": {"state": [1, 0.5, 2]}, "converge": {"methods": ["rkmk4"], "steps": [0.01, 0.005]}})") + " -o " + s.path("out.h5"), disk_of(4));
+  EXPECT_EQ(cv.status, 3) << cv.err;
+  EXPECT_NE(cv.err.find("e.g. a full disk"), std::string::npos) << cv.err;
+  EXPECT_EQ(outputs_in(s, {"run.json", "p.json", "c.json"}), std::vector<std::string>{});
+}
+
+TEST(CliHostile, AnOutputThatIsAnInputIsRefusedBeforeTheRun) {
+  Scratch s("inputs");
+  const std::string cfg = R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1},
+    "initial": {"state": [1, 0, 0]}})";
+  // A config named .h5, run where it lies: the default output (its name with .h5, here) is the
+  // config itself.
+  const std::string h5 = s.file("c.h5", cfg);
+  const auto a = liebatch(s, "run c.h5 --force", "cd '" + s.dir.string() + "' && ");
+  EXPECT_EQ(a.status, 2) << a.err;
+  EXPECT_NE(a.err.find("is the input"), std::string::npos) << a.err;
+  EXPECT_EQ(slurp(h5), cfg);
+  // The same file by another path, and by a hard link.
+  fs::create_directories(s.path("sub"));
+  const auto b = liebatch(s, "run " + h5 + " -o " + s.path("sub/../c.h5"));
+  EXPECT_EQ(b.status, 2) << b.err;
+  fs::create_hard_link(h5, s.path("link.h5"));
+  const auto c = liebatch(s, "run " + h5 + " -o " + s.path("link.h5") + " --force");
+  EXPECT_EQ(c.status, 2) << c.err;
+  EXPECT_EQ(slurp(h5), cfg);
+  // A states file that the CSV beside the output would replace (validate and converge write one).
+  const std::string states = "1 0 0\n0 1 0.5\n";
+  std::ofstream(s.path("s.csv")) << states;
+  const auto d = liebatch(s, "validate " + s.file("v.json", R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4",
+    "time": {"t1": 1}, "step": {"h": 0.1}, "initial": {"file": "s.csv"}})") + " -o " + s.path("s.h5") + " --force");
+  EXPECT_EQ(d.status, 2) << d.err;
+  EXPECT_NE(d.err.find("output '" + s.path("s.csv") + "' is the input"), std::string::npos) << d.err;
+  EXPECT_EQ(slurp(s.path("s.csv")), states);
+  EXPECT_FALSE(fs::exists(s.path("s.h5")));
+}
+
+TEST(CliHostile, FilesBesideTheOutputAreReplacedOnlyIfLiebatchWroteThem) {
+  Scratch s("siblings");
+  const std::string cfg = s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 1},
+    "initial": {"state": [1, 0.5, 2]}, "converge": {"methods": ["rkmk4"], "steps": [0.01, 0.005]}})");
+  const std::string out = " -o " + s.path("c.h5");
+  for (const char* ext : {".csv", ".png", ".h5"}) {
+    const std::string mine = s.path(std::string("c") + ext);
+    std::ofstream(mine) << "the user's own file";
+    const auto r = liebatch(s, "converge " + cfg + out);
+    EXPECT_EQ(r.status, 3) << ext;
+    EXPECT_NE(r.err.find("was not written by liebatch; give --force"), std::string::npos) << r.err;
+    EXPECT_EQ(slurp(mine), "the user's own file") << ext;
+    fs::remove(mine);
+  }
+  ASSERT_EQ(liebatch(s, "converge " + cfg + out).status, 0);
+  // liebatch's own files (marked: HDF5 attribute, CSV first line, PNG tEXt chunk) are replaced.
+  const auto again = liebatch(s, "converge " + cfg + out);
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(slurp(s.path("c.csv")).rfind("# liebatch ", 0), 0u);
+  EXPECT_NE(slurp(s.path("c.png")).substr(0, 80).find(std::string("tEXtSoftware\0liebatch", 21)), std::string::npos);
+  // --force replaces another's file.
+  std::ofstream(s.path("c.png")) << "the user's own file";
+  EXPECT_EQ(liebatch(s, "converge " + cfg + out + " --force").status, 0);
+  EXPECT_NE(slurp(s.path("c.png")), "the user's own file");
+}
+
+TEST(CliHostile, ReadOnlyAndLinkedOutputsAreRefusedEvenAsRootAndWithForce) {
+  Scratch s("readonly");
+  const std::string cfg = s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4", "time": {"t1": 1},
+    "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}})");
+  ASSERT_EQ(liebatch(s, "run " + cfg + " --no-plot -o " + s.path("r.h5")).status, 0);
+  const std::string before = slurp(s.path("r.h5"));
+  fs::permissions(s.path("r.h5"), fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  const auto ro = liebatch(s, "run " + cfg + " --no-plot --force -o " + s.path("r.h5"));
+  EXPECT_EQ(ro.status, 3);
+  EXPECT_NE(ro.err.find("is read-only"), std::string::npos) << ro.err;
+  EXPECT_EQ(slurp(s.path("r.h5")), before);
+  fs::permissions(s.path("r.h5"), fs::perms::owner_all);
+  std::ofstream(s.path("target.h5")) << "kept";
+  fs::create_symlink(s.path("target.h5"), s.path("link.h5"));
+  const auto ln = liebatch(s, "run " + cfg + " --no-plot --force -o " + s.path("link.h5"));
+  EXPECT_EQ(ln.status, 3);
+  EXPECT_NE(ln.err.find("is a symbolic link"), std::string::npos) << ln.err;
+  EXPECT_TRUE(fs::is_symlink(s.path("link.h5")));
+  EXPECT_EQ(slurp(s.path("target.h5")), "kept");
+}
+
+TEST(CliHostile, ProgressRedrawsInATerminalAndTheSummaryStartsItsOwnLine) {
+  // 10⁵ members with the default samples (t0 and t1: one chunk) used to show only "100 %".
+  Scratch s("progress");
+  const std::string cfg = s.file("c.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4",
+    "time": {"t1": 0.2}, "step": {"h": 0.001}, "initial": {"ensemble": {"count": 100000, "sampler": "box", "seed": 1, "scale": 0.05}}})");
+  const std::string out = s.path("c.h5");
+  int fd = -1;
+  const pid_t pid = ::forkpty(&fd, nullptr, nullptr, nullptr);
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::execl(LIEBATCH_CLI, LIEBATCH_CLI, "run", cfg.c_str(), "--no-plot", "-o", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::string screen;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) screen.append(buf, std::size_t(n));
+  int ws = 0;
+  ::waitpid(pid, &ws, 0);
+  ::close(fd);
+  ASSERT_TRUE(WIFEXITED(ws) && WEXITSTATUS(ws) == 0) << screen;
+  std::size_t redraws = 0;
+  for (std::size_t p = 0; (p = screen.find("\rrun: ", p)) != std::string::npos; ++p) ++redraws;
+  std::printf("%zu progress redraws\n", redraws);
+  EXPECT_GE(redraws, 10u) << screen;
+  EXPECT_NE(screen.find("100.0%"), std::string::npos);
+  EXPECT_NE(screen.find("\nrun: heavy_top, rkmk4, 100000 members"), std::string::npos) << "the summary on a line of its own:\n" << screen;
+}
+
+TEST(CliHostile, ConvergeFitsEveryPointAboveRoundOffAndSaysWhatItDropped) {
+  Scratch s("converge");
+  // The clean study that reported NaN: free rigid body, RKMK4, h = 0.01, 0.005, 0.0025.
+  const auto clean = liebatch(s, "converge " + s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 10},
+    "initial": {"state": [1, 0.5, 2]}, "converge": {"methods": ["rkmk4"], "steps": [0.01, 0.005, 0.0025]}})") + " -o " + s.path("c.h5"));
+  ASSERT_EQ(clean.status, 0) << clean.err;
+  H5 c(s.path("c.h5"));
+  EXPECT_NEAR(c.doubles("converge/observed_order")[0], 4, 0.05);
+  EXPECT_EQ(c.read<unsigned char>("converge/point", H5T_NATIVE_UCHAR), (std::vector<unsigned char>{0, 0, 0})) << "all fitted";
+  const auto e = c.doubles("converge/error"), r = c.doubles("converge/roundoff"), slope = c.doubles("converge/local_slope");
+  ASSERT_EQ(slope.size(), 2u);
+  for (std::size_t j = 0; j < 3; ++j) EXPECT_LT(100 * r[j], e[j]) << "round-off measured far below the error";
+  EXPECT_NEAR(slope[1], std::log2(e[1] / e[2]), 1e-12);
+  // README's study of the 150 rad/s top: RKMK4's coarse steps are pre-asymptotic (local slopes
+  // 4.8 .. 4.3), RKMK5's finest step is at its round-off; each is marked and the fit says so.
+  const auto top = liebatch(s, "converge " + std::string(LIEBATCH_EXAMPLES) + "/heavy_top_convergence.json --no-plot -o " + s.path("t.h5"));
+  ASSERT_EQ(top.status, 0) << top.err;
+  H5 t(s.path("t.h5"));
+  const auto point = t.read<unsigned char>("converge/point", H5T_NATIVE_UCHAR);  // (methods, 5 steps)
+  const auto order = t.doubles("converge/observed_order");
+  ASSERT_EQ(point.size(), 7u * 5u);
+  // methods: lie_euler_heun, rkmk3_kutta, rkmk4, rkmk5, cf3, cf4, cg4a
+  EXPECT_EQ(std::vector<unsigned char>(point.begin() + 10, point.begin() + 15), (std::vector<unsigned char>{2, 2, 0, 0, 0}));
+  EXPECT_EQ(point[3 * 5 + 4], 1) << "RKMK5 at h = 6.25e-5 is at its round-off";
+  EXPECT_NEAR(order[3], 5, 0.1);
+  EXPECT_NE(top.out.find("2 pre-asymptotic (h in [0.0005, 0.001])"), std::string::npos) << top.out;
+  EXPECT_NE(top.out.find("1 round-off (h = 6.25e-05)"), std::string::npos) << top.out;
+}
+
+TEST(CliHostile, OversizedRunsAreRefusedQuicklyWithTheSizesNamed) {
+  Scratch s("oversized");
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto big = liebatch(s, "run " + s.file("big.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"},
+    "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.001}, "initial": {"ensemble": {"count": 1000000000000, "scale": 0.1}}})") +
+                                   " -o " + s.path("big.h5"));
+  EXPECT_EQ(big.status, 3) << big.err;
+  EXPECT_NE(big.err.find("needs about 281.0 TB (1e+12 members x 281 bytes) but its file system has"), std::string::npos) << big.err;
+  // converge holds every member at every step at once: memory, refused as bad input.
+  const auto mem = liebatch(s, "converge " + s.file("m.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"},
+    "time": {"t1": 1}, "initial": {"ensemble": {"count": 1000000000, "scale": 0.1}},
+    "converge": {"methods": ["rkmk4"], "steps": [0.01, 0.005]}})") + " -o " + s.path("m.h5"));
+  EXPECT_EQ(mem.status, 2) << mem.err;
+  EXPECT_NE(mem.err.find("of memory (2e+09 runs (members x step sizes) held at once) but"), std::string::npos) << mem.err;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10) << "refused before generating or checking any member (once about 31 hours)";
+  EXPECT_EQ(outputs_in(s, {"big.json", "m.json"}), std::vector<std::string>{});
+}
+
+TEST(CliHostile, NestingHugeValuesAndNumbersOutOfRangeGetShortMessagesWithTheirPath) {
+  Scratch s("limits");
+  // Depth 10⁵ once took memory quadratic in the depth (bad_alloc at 500 KB of config).
+  const auto deep = liebatch(s, "run " + s.file("deep.json", "{\"model\": " + std::string(100000, '[') + std::string(100000, ']') + "}") +
+                                    " -o " + s.path("o.h5"));
+  EXPECT_EQ(deep.status, 2);
+  EXPECT_NE(deep.err.find("nested deeper than 64 levels"), std::string::npos) << deep.err.substr(0, 300);
+  EXPECT_LT(deep.err.size(), 400u);
+  // A 10 MB model name is echoed in at most 80 characters, with its length.
+  const auto huge = liebatch(s, "run " + s.file("huge.json", "{\"model\": {\"name\": \"" + std::string(10'000'000, 'x') + "\"}}") +
+                                    " -o " + s.path("o.h5"));
+  EXPECT_EQ(huge.status, 2);
+  EXPECT_NE(huge.err.find("... (10000000 characters)"), std::string::npos) << huge.err.substr(0, 300);
+  EXPECT_LT(huge.err.size(), 400u);
+  const auto key = liebatch(s, "run " + s.file("key.json", "{\"" + std::string(1'000'000, 'k') + "\": 1}") + " -o " + s.path("o.h5"));
+  EXPECT_EQ(key.status, 2);
+  EXPECT_LT(key.err.size(), 400u) << key.err.substr(0, 300);
+  const auto opt = liebatch(s, "run " + s.path("huge.json") + " --device " + std::string(100000, 'g'));
+  EXPECT_EQ(opt.status, 2);
+  EXPECT_LT(opt.err.size(), 400u) << opt.err.substr(0, 300);
+  // 1e999 names its path (it was a bare "number overflow").
+  const auto inf = liebatch(s, "run " + s.file("inf.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 1e999}})") +
+                                   " -o " + s.path("o.h5"));
+  EXPECT_EQ(inf.status, 2);
+  EXPECT_NE(inf.err.find("config /time/t1: number 1e999 is out of the range of a double"), std::string::npos) << inf.err;
+  EXPECT_EQ(outputs_in(s, {"deep.json", "huge.json", "key.json", "inf.json"}), std::vector<std::string>{});
+}
+
+TEST(CliHostile, ExitStatusesFollowTheReadmeTable) {
+  Scratch s("exits");
+  // Every member failing is a failed run (1), not a success; the file records each status.
+  const auto all_fail = liebatch(s, "run " + s.file("l.json", R"({"model": {"name": "lorenz"}, "method": "rkmk4",
+    "time": {"t1": 100}, "step": {"h": 0.5}, "initial": {"states": [[1, 1, 1], [2, 1, 1]]}})") + " --no-plot -o " + s.path("l.h5"));
+  EXPECT_EQ(all_fail.status, 1) << all_fail.err;
+  EXPECT_NE(all_fail.err.find("no member finished (2 nonfinite)"), std::string::npos) << all_fail.err;
+  EXPECT_EQ(H5(s.path("l.h5")).read<unsigned char>("final/status", H5T_NATIVE_UCHAR), (std::vector<unsigned char>{2, 2}));
+  // One member failing of two is a success.
+  const auto one_fails = liebatch(s, "run " + s.file("m.json", R"({"model": {"name": "lorenz"}, "method": "rkmk4",
+    "time": {"t1": 1}, "step": {"h": 0.01}, "initial": {"states": [[1, 1, 1], [1e300, 1e300, 1e300]]}})") + " --no-plot -o " + s.path("m.h5"));
+  EXPECT_EQ(one_fails.status, 0) << one_fails.err;
+  // A config that cannot be read is a file error (3), missing or not a file.
+  const auto missing = liebatch(s, "run " + s.path("missing.json"));
+  EXPECT_EQ(missing.status, 3);
+  EXPECT_NE(missing.err.find("No such file or directory"), std::string::npos) << missing.err;
+  EXPECT_EQ(liebatch(s, "run " + s.dir.string()).status, 3);
+  // A states file that is a device (endless) is refused, not read until memory runs out.
+  const auto dev = liebatch(s, "run " + s.file("d.json", R"({"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t1": 1},
+    "step": {"h": 0.1}, "initial": {"file": "/dev/zero"}})") + " -o " + s.path("d.h5"));
+  EXPECT_EQ(dev.status, 3) << dev.err;
+  EXPECT_NE(dev.err.find("not a regular file"), std::string::npos) << dev.err;
+}
+
+}  // namespace

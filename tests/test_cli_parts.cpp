@@ -1,0 +1,104 @@
+// Parts of the command line checked on their own: the order fit of `converge` (which points it
+// fits and why it drops the others), the plot script for few or degenerate points, and the mark
+// by which liebatch recognises its own files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "host/cli/order_fit.hpp"
+#include "host/cli/output_files.hpp"
+#include "host/cli/plot.hpp"
+
+namespace {
+
+using lb::cli::fit_order;
+using lb::cli::PointUse;
+
+std::vector<double> halving(double h0, int n) {
+  std::vector<double> h;
+  for (int k = 0; k < n; ++k) h.push_back(h0 * std::pow(0.5, k));
+  return h;
+}
+
+TEST(OrderFit, ACleanStudyFitsEveryPoint) {
+  // The free rigid body's RKMK4 study that used to report NaN (the old round-off floor dropped
+  // points 100x above the real round-off): errors 1.2e-10, 7.3e-12, 4.8e-13.
+  const auto f = fit_order({0.01, 0.005, 0.0025}, {1.2e-10, 7.3e-12, 4.8e-13}, {3e-16, 4e-16, 6e-16});
+  EXPECT_NEAR(f.order, 4.0, 0.05);
+  EXPECT_EQ(f.use, (std::vector<PointUse>{PointUse::fitted, PointUse::fitted, PointUse::fitted}));
+  EXPECT_NEAR(f.slope[0], std::log2(1.2e-10 / 7.3e-12), 1e-12);
+  EXPECT_NE(f.note.find("3 points"), std::string::npos) << f.note;
+}
+
+TEST(OrderFit, PreAsymptoticStepsAndRoundOffAreDroppedAndNamed) {
+  // Local slopes 4.8, 4.6, 4.15, 4.05, 4.0 as h halves (the 150 rad/s top), then a point at its
+  // round-off: the fit keeps the settled pairs only and says which points it dropped and why.
+  const auto h = halving(0.01, 7);
+  const double slopes[] = {4.8, 4.6, 4.15, 4.05, 4.0};
+  std::vector<double> e = {1e-4};
+  for (double p : slopes) e.push_back(e.back() / std::pow(2.0, p));
+  e.push_back(e.back() / 2);                                       // round-off reached
+  std::vector<double> r(7, 1e-16);
+  r[6] = e[6] / 3;
+  const auto f = fit_order(h, e, r);
+  EXPECT_EQ(f.use, (std::vector<PointUse>{PointUse::preasymptotic, PointUse::preasymptotic, PointUse::fitted, PointUse::fitted,
+                                          PointUse::fitted, PointUse::fitted, PointUse::roundoff}));
+  EXPECT_NEAR(f.order, 4.065, 0.01);  // the last three pairs; a fit over all six points gives 4.30
+  EXPECT_TRUE(std::isnan(f.slope[5])) << "no slope to a round-off point";
+  EXPECT_NE(f.note.find("2 pre-asymptotic (h in [0.005, 0.01])"), std::string::npos) << f.note;
+  EXPECT_NE(f.note.find("1 round-off (h = 0.000156)"), std::string::npos) << f.note;
+}
+
+TEST(OrderFit, FailedRunsAndTooFewPointsGiveNoOrder) {
+  const auto f = fit_order({0.1, 0.05, 0.025}, {NAN, 1e-8, 1e-15}, {1e-16, 1e-16, 1e-15});
+  EXPECT_TRUE(std::isnan(f.order));
+  EXPECT_EQ(f.use[0], PointUse::failed);
+  EXPECT_EQ(f.use[2], PointUse::roundoff);
+  EXPECT_NE(f.note.find("no fit"), std::string::npos) << f.note;
+}
+
+TEST(PlotScript, FewPointsAreVisibleAndADegenerateAxisGetsARange) {
+  // Three hits at x = 0.5 exactly: gnuplot drew single-pixel dots on an empty x range.
+  const std::vector<lb::cli::Series> hits = {{"hits", {0.5, 0.5, 0.5}, {1.0, 1.25, 1.5}}};
+  const std::string gp = lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, hits, {"d0"});
+  EXPECT_NE(gp.find("w points pt 7 ps 0.8"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("w dots"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set xrange [0.4995:0.5005]"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("set yrange"), std::string::npos) << "a spread axis keeps gnuplot's range";
+  // Values equal in 9 leading digits get tick labels precise enough to differ (12 or 13 digits).
+  const std::vector<lb::cli::Series> close = {{"hits", {1.0, 2.0}, {1000.000001, 1000.000002}}};
+  EXPECT_NE(lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, close, {"d0"}).find("set format y '%.1"),
+            std::string::npos);
+  // A dense cloud is drawn with dots.
+  lb::cli::Series cloud{"hits", std::vector<double>(200000, 0.0), std::vector<double>(200000, 0.0)};
+  for (std::size_t i = 0; i < cloud.x.size(); ++i) { cloud.x[i] = double(i); cloud.y[i] = double(i % 7); }
+  EXPECT_NE(lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, {cloud}, {"d0"}).find("w dots"), std::string::npos);
+}
+
+TEST(OutputMark, LiebatchRecognisesOnlyTheFilesItMarked) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("liebatch-mark-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string csv = (dir / "a.csv").string(), png = (dir / "a.png").string(), other = (dir / "b.png").string();
+  std::ofstream(csv) << lb::cli::csv_mark("converge") << "\nmethod,h\n";
+  // A minimal PNG: the signature and an IHDR chunk (what the mark goes after), then IEND.
+  const std::string ihdr("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90\x77\x53\xde\0\0\0\0IEND\xae\x42\x60\x82", 45);
+  std::ofstream(png, std::ios::binary) << ihdr;
+  std::ofstream(other, std::ios::binary) << ihdr;
+  EXPECT_TRUE(lb::cli::written_by_liebatch(csv));
+  EXPECT_FALSE(lb::cli::written_by_liebatch(other));
+  ASSERT_TRUE(lb::cli::mark_png(png));
+  EXPECT_TRUE(lb::cli::written_by_liebatch(png));
+  EXPECT_FALSE(lb::cli::mark_png(csv)) << "not a PNG";
+  std::ofstream(dir / "c.h5") << "not HDF5";
+  EXPECT_FALSE(lb::cli::written_by_liebatch((dir / "c.h5").string()));
+  fs::remove_all(dir);
+}
+
+}  // namespace
