@@ -1,11 +1,11 @@
-// The Lorenz ensemble benchmark of the DiffEqGPU and MPGOS papers: float, fixed dt = 0.001, 1000
-// RK4 steps (RKMK4 on ℝ³ is classical RK4), ρ swept across the members (σ = 10, β = 8/3), only the
-// end point kept, N = 2^10 … 2^max. Published V100 times at N = 2²³: DiffEqGPU 145.3 ms, MPGOS
-// 94.2 ms; MPGOS's rate is scaled to this GPU by the ratio of FP32 peaks (V100 SXM2: 15.7 TFLOP/s)
-// as the target of issue 8. The CPU runs the same ensemble (smaller) in the same process. The
-// comparison uses the integration alone (EnsembleOutput::integrate_seconds: the kernels, with the
-// data already on the device); the end-to-end time with allocation and transfers of 2²³ members is
-// printed beside it.
+// The Lorenz ensemble benchmark of the DiffEqGPU [Utk24] and MPGOS [NPH21] papers: float, fixed
+// dt = 0.001, 1000 RK4 steps (RKMK4 on ℝ³ is classical RK4), ρ swept across the members (σ = 10,
+// β = 8/3), only the end point kept, N = 2^10 … 2^max. Published V100 times at N = 2²³: DiffEqGPU
+// 145.3 ms, MPGOS 94.2 ms; MPGOS's rate is scaled to this GPU by the ratio of FP32 peaks (V100 SXM2:
+// 15.7 TFLOP/s) as the target of issue 8. The CPU runs the same ensemble (smaller) in the same
+// process. The comparison uses the integration alone (EnsembleOutput::integrate_seconds: the
+// kernels, with the data already on the device); the end-to-end time with allocation and transfers
+// of 2²³ members is printed beside it.
 // Usage: bench_lorenz [log2 max N (23)]
 #include <cstdio>
 #include <cstdlib>

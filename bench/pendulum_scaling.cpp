@@ -1,5 +1,5 @@
 // Cost of the N-fold pendulum's vector field against N: the O(N) structured solve of
-// models/pendulum_chain.hpp next to the dense baseline the paper's formulation suggests (build the
+// models/pendulum_chain.hpp next to the dense baseline that [CCLMO22 §5.2] suggests (build the
 // 3N×3N matrix R(q) and factor it with partial-pivoting LU, Eigen), in the same run; both fields
 // are compared first. Also the cost of one RKMK4 step. Prints a table and fitted exponents.
 #include <Eigen/Dense>

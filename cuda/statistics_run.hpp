@@ -7,7 +7,7 @@
 //
 // Moments: the corrected two-pass formulas of host/statistics.hpp, the sums Σx, Σ(x − m₀) and
 // Σ(x − m₀)² done by B::transform_reduce. (Two passes rather than one reduction of (count,
-// mean, M2) pairs combined by Chan et al.'s formula: that one's error grows with the offset |x̄|/σ
+// mean, M2) pairs combined by the formula of [CGL83]: that one's error grows with the offset |x̄|/σ
 // to first order in u, the corrected two-pass one only to second order.)
 //
 // The GPU mean and variance may differ from the CPU's in the last bits, because the sums run in

@@ -1,5 +1,5 @@
-// Two quadrotors carrying a load along a parabola (paper 2022 §6.2, Figs. 14–18): RKMK4 with 2000
-// steps on [0, 5] under the Lee–Sreenath–Kumar load-transport controller. Writes
+// Two quadrotors carrying a load along a parabola ([CCLMO22 §6.2], Figs. 14–18): RKMK4 with 2000
+// steps on [0, 5] under the Lee–Sreenath–Kumar load-transport controller [LSK13]. Writes
 // quadrotor_load.csv and, when gnuplot is installed, quadrotor_load.png (path in the x–z plane
 // with snapshots of the links, tracking error and |qᵢ| − 1 against time).
 // Usage: quadrotor_load [output directory]. Exit status 0 when the load tracks the path (error on
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     // Columns: 1 t, 2–4 load, 5–7 desired, 8–10 quadrotor 1, 11–13 quadrotor 2, 14 error, 15–16 |qᵢ| − 1.
     const std::string cmd =
         "gnuplot -e \"set terminal pngcairo size 1300,520 font ',10'; set output '" + png + "';"
-        "set multiplot layout 1,2 title 'Two quadrotors carrying a load (paper 2022 §6.2), RKMK4, h = 2.5e-3';"
+        "set multiplot layout 1,2 title 'Two quadrotors carrying a load ([CCLMO22 §6.2]), RKMK4, h = 2.5e-3';"
         "set xlabel 'x'; set ylabel 'y'; set zlabel 'altitude' rotate; set view 70,20; set view equal xyz; set yrange [-1:1]; set ytics 1; set xyplane 0; set key top right;"
         "splot '" + csv + "' u 5:6:7 w l lw 2 lc rgb 'red' t 'desired parabola', '' u 2:3:4 w l lw 1.5 lc rgb 'blue' t 'load',"
         " '' every 200 u 8:9:10:(\\$2-\\$8):(\\$3-\\$9):(\\$4-\\$10) w vectors nohead lc rgb 'gray40' t 'links (every 0.5 s)',"

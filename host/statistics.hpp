@@ -120,7 +120,7 @@ inline void check_binning(const std::vector<Binning>& binning, int nobs) {
   }
 }
 
-/// mean and var by the corrected two-pass formulas (Chan, Golub & LeVeque 1983) from the first-pass
+/// mean and var by the corrected two-pass formulas ([CGL83]) from the first-pass
 /// mean m₀ = Σxᵢ/n, D = Σ(xᵢ − m₀) and Q = Σ(xᵢ − m₀)²: mean = m₀ + D/n, var = (Q − D·D/n)/(n − 1).
 inline void set_moments(ObservableStats& s, double m0, double D, double Q) {
   if (s.count < 1) return;

@@ -53,7 +53,7 @@ struct DoublePendulumProblem {
   static constexpr const char* name = "double spherical pendulum on (TS2)^2";
   static constexpr double t_end = 1.0;
   template <class T> static lb::PendulumChain<T, 2> model() { return {{T(1), T(1)}, {T(1), T(1)}, T(9.81)}; }
-  /// Paper 2022 §5.3: (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
+  /// [CCLMO22 §5.3]: (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
   template <class T> static lb::Vec<T, 12> y0() {
     using std::sqrt;
     const T s = sqrt(T(2)) / T(2);
@@ -61,7 +61,7 @@ struct DoublePendulumProblem {
   }
 };
 
-/// Paper 2022 §6.2: two quadrotors carrying a load under the load-transport controller.
+/// [CCLMO22 §6.2]: two quadrotors carrying a load under the load-transport controller.
 struct QuadrotorLoadProblem {
   static constexpr const char* name = "two quadrotors + load on R^6 x (SO(3) x so(3))^2 x (TS2)^2";
   static constexpr double t_end = 1.0;

@@ -20,7 +20,7 @@ struct FR4 { template <class T> using S = lb::Euclidean<T, 4>; };
 struct FSO3 { template <class T> using S = lb::GroupSpace<lb::SO3<T>>; };
 struct FSE3 { template <class T> using S = lb::GroupSpace<lb::SE3<T>>; };
 struct FTS2Pow3 { template <class T> using S = lb::Power<lb::TS2<T>, 3>; };
-/// ℝ⁶ × (SO(3) × so(3))² × (TS²)²: the two-quadrotor load system of paper 2022 §6.
+/// ℝ⁶ × (SO(3) × so(3))² × (TS²)²: the two-quadrotor load system of [CCLMO22 §6].
 struct FQuadrotors {
   template <class T>
   using S = lb::Product<lb::Euclidean<T, 6>, lb::Power<lb::Product<lb::GroupSpace<lb::SO3<T>>, lb::Euclidean<T, 3>>, 2>,

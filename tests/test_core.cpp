@@ -24,7 +24,7 @@ TYPED_TEST(CoreTest, ExpDexpDexpinvMatchReferenceAtEveryAngle) {
 }
 
 // The acceptance test must be able to fail: the φ construction with the printed minus sign on
-// g2 (the PyLie misprint in lie-formulas.md) is caught far above the bound.
+// g2 (the PyLie misprint [Jak21], docs/lie-groups.md §6) is caught far above the bound.
 TEST(CoreTest, DetectsTheMisprintedDexpinvSign) {
   const auto in = lbtest::core_inputs<double>();
   double worst = 0;

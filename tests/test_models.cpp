@@ -121,7 +121,7 @@ template <int N, class H> lb::Vec<LD, N> hamiltonian_field(const H& energy, cons
 }
 
 TEST(HeavyTopSpatial, FieldIsHamiltonsEquationsOfItsEnergy) {
-  // H(Q, π) = ½ π·Q𝕀⁻¹Qᵀπ + M g e₃·QX (paper 2022 eqs (21)–(22)).
+  // H(Q, π) = ½ π·Q𝕀⁻¹Qᵀπ + M g e₃·QX ([CCLMO22] eqs (21)–(22)).
   std::mt19937_64 rng(21);
   const lb::HeavyTopSpatial<LD> m{lbtest::HeavyTopProblem::model<LD>()};
   for (int k = 0; k < 50; ++k) {
@@ -133,7 +133,7 @@ TEST(HeavyTopSpatial, FieldIsHamiltonsEquationsOfItsEnergy) {
 }
 
 TEST(HeavyTopQuadratic, FieldIsHamiltonsEquationsOfTheQuadraticHamiltonian) {
-  // H = ½ Π·𝕀⁻¹Π + ½|p − Qᵀe₃|² − ½|Qᵀe₃|² on T*(SO(3) × ℝ³) (paper 2022 §3.4.3, eqs (29)–(32)),
+  // H = ½ Π·𝕀⁻¹Π + ½|p − Qᵀe₃|² − ½|Qᵀe₃|² on T*(SO(3) × ℝ³) ([CCLMO22 §3.4.3], eqs (29)–(32)),
   // written here from its definition, not from the model.
   std::mt19937_64 rng(22);
   const lb::HeavyTopQuadratic<LD> m{lbtest::HeavyTopProblem::model<LD>()};

@@ -1,4 +1,4 @@
-// Two quadrotors carrying a load (paper 2022 §6): the field against an independent Cartesian
+// Two quadrotors carrying a load ([CCLMO22 §6]): the field against an independent Cartesian
 // Lagrange-multiplier derivation, the controller's derivatives against finite differences along
 // the closed loop, and the paper's parabola experiment (tracking, invariants, observed orders).
 #include <gtest/gtest.h>
@@ -72,7 +72,7 @@ TEST(QuadrotorLoad, FieldMatchesTheCartesianLagrangeMultiplierForm) {
 }
 
 TEST(LoadTransport, LoadAccelerationIsTheCommandedOne) {
-  // (12) makes ÿ = (μ₁ + μ₂)/m_y + g e₃ at any state, in formation or not (paper's ref. [29], (13)).
+  // (12) makes ÿ = (μ₁ + μ₂)/m_y + g e₃ at any state, in formation or not ([LSK13] eq. (13)).
   std::mt19937_64 rng(12);
   const auto m = QuadrotorLoadProblem::model<LD>();
   for (int k = 0; k < 100; ++k) {
@@ -117,7 +117,7 @@ TEST(LoadTransport, DesiredDirectionDerivativesMatchFiniteDifferencesAlongTheClo
 }
 
 TEST(LoadTransport, PaperExperimentLoadTracksTheParabola) {
-  // Paper 2022 §6.2: RKMK4, T = 5 with 2000 steps. The load starts 0.9 off the path and must converge
+  // [CCLMO22 §6.2]: RKMK4, T = 5 with 2000 steps. The load starts 0.9 off the path and must converge
   // (gains k_y = 12, k_v = 5: error ~ e^{−2.5t}); the links keep |qᵢ| = 1, qᵢ·ωᵢ = 0 and the
   // attitudes stay orthogonal to round-off although Mᵢ = (1, 1, 1) spins the quadrotors up.
   const auto m = QuadrotorLoadProblem::model<double>();
@@ -174,7 +174,7 @@ template <class Method> double observed_order(int n) {
 }
 
 TEST(LoadTransport, ObservedOrdersOnTheClosedLoop) {
-  // Paper Fig. 13: the convergence of RKMK methods on this system (state- and time-dependent field).
+  // [CCLMO22] Fig. 13: the convergence of RKMK methods on this system (state- and time-dependent field).
   using namespace lb::methods;
   const double p1 = observed_order<lie_euler>(400), p2 = observed_order<lie_euler_heun>(200),
                p3 = observed_order<rkmk3_kutta>(100), p4 = observed_order<rkmk4>(50), c4 = observed_order<cf4>(50);

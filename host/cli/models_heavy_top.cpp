@@ -80,12 +80,12 @@ void add_heavy_top_models(std::vector<ModelInfo>& v) {
       "com: [X1, X2, X3] centre of mass in the body frame (default [0.1, 0.05, 0.5])",
       "mass: M > 0 (default 1)", "gravity: g > 0 (default 9.81)"};
   const std::vector<std::string> presets = {
-      "bruls_cardona: the Brüls-Cardona top of paper 2022 §3.4.4 (M = 15, X = (0, 1, 0), thin-disk inertia moved to "
+      "bruls_cardona: the Brüls-Cardona top of [CCLMO22 §3.4.4] (M = 15, X = (0, 1, 0), thin-disk inertia moved to "
       "the fixed point) and its initial state"};
-  v.push_back(info<HeavyTopEntry>("heavy top, Lie-Poisson equations on se*(3) (paper 2022 eqs 23-24)",
+  v.push_back(info<HeavyTopEntry>("heavy top, Lie-Poisson equations on se*(3) ([CCLMO22] eqs 23-24)",
                                   "Pi (3): body angular momentum, Gamma (3): gravity direction in the body (|Gamma| = 1)",
                                   params, presets));
-  v.push_back(info<HeavyTopSpatialEntry>("heavy top on T*SO(3) in the spatial momentum (paper 2022 eqs 21-22)",
+  v.push_back(info<HeavyTopSpatialEntry>("heavy top on T*SO(3) in the spatial momentum ([CCLMO22] eqs 21-22)",
                                          "Q (9, row-major attitude), pi (3): spatial angular momentum", params, presets));
 }
 

@@ -1,5 +1,5 @@
 // Command-line entries: two quadrotors carrying a load under the load-transport controller
-// (paper 2022 §6), and the Lorenz system (an ODE on ℝ³ through the same engine).
+// ([CCLMO22 §6]), and the Lorenz system (an ODE on ℝ³ through the same engine).
 #include <liebatch/models/load_transport.hpp>
 #include <liebatch/models/lorenz.hpp>
 
@@ -117,14 +117,14 @@ struct LorenzEntry {
 void add_quadrotor_models(std::vector<ModelInfo>& v) {
   v.push_back(info<QuadrotorEntry>(
       "two quadrotors carrying a point load on R^6 x (SO(3) x so(3))^2 x (TS2)^2 under the Lee-Sreenath-Kumar "
-      "load-transport controller (paper 2022 §6); e3 points down",
+      "load-transport controller ([CCLMO22 §6], [LSK13]); e3 points down",
       "y (3), v (3), R1 (9), Omega1 (3), R2 (9), Omega2 (3), q1 (3), w1 (3), q2 (3), w2 (3)",
       {"load_mass (default 0.4)", "masses: [m1, m2] (default [0.755, 0.755])", "lengths: [L1, L2] (default [0.6, 0.8])",
        "inertia: [J1, J2, J3] of both quadrotors (default [0.082, 0.0845, 0.1377])", "gravity (default 9.81)",
        "gains: [k_y, k_v, k_q, k_w] (default [12, 5, 16, 5])",
        "path: [a (3), b (3), c (3), t0]: y_d = a + b s + c s^2, s = t - t0 (default the paper's parabola)",
        "moments: [M1 (3), M2 (3)] constant body moments (default all 1, as in the paper)"},
-      {"paper: the experiment of paper 2022 §6.2 (its authors' parameters and initial state; also the default)"}));
+      {"paper: the experiment of [CCLMO22 §6.2] (its authors' parameters and initial state; also the default)"}));
 }
 
 void add_lorenz_models(std::vector<ModelInfo>& v) {

@@ -1,4 +1,4 @@
-// The command line's GPU kernels for the two quadrotors with their load (the paper's parabola
+// The command line's GPU kernels for the two quadrotors with their load ([CCLMO22 §6.2]'s parabola
 // controller) and for the Lorenz system.
 #include <liebatch/models/load_transport.hpp>
 #include <liebatch/models/lorenz.hpp>

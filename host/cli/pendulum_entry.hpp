@@ -49,7 +49,7 @@ template <int N> struct PendulumEntry {
     c.gravity = T(p.chain.gravity);
     return c;
   }
-  /// Paper 2022 §5.3: every link at (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
+  /// [CCLMO22 §5.3]: every link at (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
   static std::vector<double> initial(const Params& p) {
     if (!p.preset) return {};
     std::vector<double> y;

@@ -1,5 +1,5 @@
 // Coadjoint orbits: so*(3) under SO(3) and se*(3) under SE(3), the phase spaces of the free rigid
-// body and the heavy top (paper 2022 §3).
+// body and the heavy top ([CCLMO22 §3]).
 #pragma once
 #include "se3.hpp"
 #include "sphere.hpp"

@@ -1,5 +1,5 @@
 // dexp⁻¹ truncated after Q commutators, for any Lie algebra: Σ_{k≤Q} (B_k/k!) ad_uᵏ v
-// (paper 2022 eq. (8)); for truncation studies and algebras without a closed form.
+// ([CCLMO22] eq. (8)); for truncation studies and algebras without a closed form.
 #pragma once
 #include "series.hpp"
 

@@ -24,7 +24,7 @@ template <class T> struct se3 {
   /// Squared rotation angle |A|² (dexp⁻¹ is singular at |A| = 2π).
   LB_HD static T angle2(const vec& u) { return norm2(u.template seg<0, 3>()); }
 
-  /// φ(ad_(A,a))(B,b) for φ analytic at 0, paper 2022 §2.3:
+  /// φ(ad_(A,a))(B,b) for φ analytic at 0, [CCLMO22 §2.3] (derived in docs/lie-groups.md §3.2):
   ///   C = φ0 B + g1 A×B + g2 A×(A×B)
   ///   c = φ0 b + g1 (a×B + A×b) + ρ g̃1 A×B + ρ g̃2 A×(A×B) + g2 (a×(A×B) + A×(a×B) + A×(A×b)),
   /// ρ = A·a, all g's evaluated at α = |A|.

@@ -1,5 +1,5 @@
 // Coefficient functions of exp, dexp and dexp⁻¹ on so(3) and se(3), accurate to round-off at every
-// angle. Closed forms cancel catastrophically for small α (lie-formulas.md, "Small angles"), so
+// angle. Closed forms cancel catastrophically for small α (docs/lie-groups.md §4), so
 // below α = 1.5 every function is a Taylor series in α², summed in Horner form with just enough
 // terms for the scalar type; above it the closed forms lose at most a factor ~100 of ε.
 #pragma once
@@ -83,14 +83,14 @@ template <class T, Table tab, int tier> constexpr int terms() {
 
 }  // namespace series
 
-/// exp on so(3)/se(3): exp(Â) = I + s Â + c Â², and V = I + c Â + d Â² (lie-formulas.md, SO(3)/SE(3)).
+/// exp on so(3)/se(3): exp(Â) = I + s Â + c Â², and V = I + c Â + d Â² (docs/lie-groups.md §2.2, §3.1).
 template <class T> struct ExpCoeffs {
   T s;  ///< sin α / α
   T c;  ///< (1 − cos α) / α²
   T d;  ///< (α − sin α) / α³
 };
 
-/// dexp on se(3) through the φ(ad) construction (paper 2022 §2.3) with φ(z) = (eᶻ − 1)/z.
+/// dexp on se(3) through the φ(ad) construction ([CCLMO22 §2.3]) with φ(z) = (eᶻ − 1)/z.
 template <class T> struct DexpCoeffs {
   T g1;   ///< (1 − cos α)/α²
   T g2;   ///< (α − sin α)/α³

@@ -30,8 +30,8 @@ template <class T> struct so3 {
     return v + k.g1 * uv + k.g2 * cross(u, uv);
   }
 
-  /// dexp⁻¹_u(v) = v − ½ u×v + g2 u×(u×v), g2 = (1 − (α/2)cot(α/2))/α² (paper 2022 eq. after (8);
-  /// plus sign on the last term, lie-formulas.md). Singular at α = 2π.
+  /// dexp⁻¹_u(v) = v − ½ u×v + g2 u×(u×v), g2 = (1 − (α/2)cot(α/2))/α² ([CCLMO22 §2.2],
+  /// after eq. (8); plus sign on the last term: docs/lie-groups.md §2.3). Singular at α = 2π.
   LB_HD static vec dexpinv(const vec& u, const vec& v) {
     const DexpinvCoeffs<T> k = dexpinv_coeffs(norm2(u));
     const vec uv = cross(u, v);

@@ -5,7 +5,7 @@
 namespace lb {
 
 /// TS² ⊂ ℝ⁶ with ψ((R, r), (q, ω)) = (R q, R ω + r × R q) and
-/// ψ_*(u, v)|_(q,ω) = (u × q, u × ω + v × q) (paper 2022 §5, lie-formulas.md).
+/// ψ_*(u, v)|_(q,ω) = (u × q, u × ω + v × q) ([CCLMO22 §5.1]; docs/spaces-and-models.md §3).
 template <class T> struct TS2 {
   using scalar = T;
   using algebra = se3<T>;

@@ -1,11 +1,12 @@
 // Poincaré sections: a scalar s(t, y) whose zeros, crossed in a chosen direction, are recorded.
-// A sign change of s over a step triggers a bracketing root solve (Illinois) for θ ∈ (0, 1] in
+// A sign change of s over a step triggers a bracketing root solve (Illinois, [DJ71]) for θ ∈ (0, 1] in
 // which every trial point is the step re-taken from yₙ with step θh: the hit is on the manifold
 // at the method's order, and the main step sequence is untouched. Two crossings hidden inside one
 // step (s back to its sign) are caught by a cubic Hermite check on s and ṡ = ∇s·ψ_*(f(y))|_y at
 // both ends; suspects are confirmed by re-taking the step to the cubic's extremum.
 // A section is any type with s(t, y), rate(t, y, F) = ṡ and a direction (Hyperplane is the built-in
 // one); Conditioned adds an extra condition on the hit; Stroboscopic sections are exact in time.
+// Derivations: docs/ensembles.md §1.
 #pragma once
 #include <cstdint>
 

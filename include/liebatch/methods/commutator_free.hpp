@@ -1,5 +1,5 @@
-// Commutator-free Lie group methods (Celledoni–Marthinsen–Owren 2003; paper 2022 §2.2 eq. (9),
-// pairs of §4) and Crouch–Grossman methods, as data. Every stage and output is a product of
+// Commutator-free Lie group methods ([CMO03]; [CCLMO22 §2.2] eq. (9), pairs of [CCLMO22 §4.2])
+// and Crouch–Grossman methods ([CG93]), as data. Every stage and output is a product of
 // exponentials of combinations of the stage values fₖ = f(Yₖ) applied to an earlier point,
 //   Y = exp(h Σₖ α_{m,k} fₖ) ··· exp(h Σₖ α_{1,k} fₖ) · Y_base,
 // so reused exponentials (CF3, CF4) start from an earlier stage. An embedded output ŷ gives the
@@ -34,15 +34,15 @@ template <int S, int E> struct CFScheme {
 namespace schemes {
 constexpr Rational O{0, 1};
 
-/// CF 3(2) pair A: CF3 of paper 2022 §2.2 — Y₂ = exp(⅓hf₁)yₙ, Y₃ = exp(⅔hf₂)yₙ,
-/// yₙ₊₁ = exp(h(−f₁/12 + ¾f₃))·Y₂ — with ŷ = exp(½h(f₂ + f₃))·yₙ.
+/// CF 3(2) pair A ([CCLMO22 §4.2.1], from [CuO19]), whose main method is CF3 — Y₂ = exp(⅓hf₁)yₙ,
+/// Y₃ = exp(⅔hf₂)yₙ, yₙ₊₁ = exp(h(−f₁/12 + ¾f₃))·Y₂ — with ŷ = exp(½h(f₂ + f₃))·yₙ.
 inline constexpr CFScheme<3, 1> cf32a{
     {{0, 0, {{O, O, O}}}, {0, 1, {{{1, 3}, O, O}}}, {0, 1, {{O, {2, 3}, O}}}},
     {O, {1, 3}, {2, 3}}, 3,
     {1, 1, {{{-1, 12}, O, {3, 4}}}}, 3,
     {0, 1, {{O, {1, 2}, {1, 2}}}}, 2};
 
-/// CF 3(2) pair B: Y₂ = exp(⅔hf₁)yₙ, Y₃ = exp(h(5/12 f₁ + ¼f₂))yₙ,
+/// CF 3(2) pair B ([CCLMO22 §4.2.1]): Y₂ = exp(⅔hf₁)yₙ, Y₃ = exp(h(5/12 f₁ + ¼f₂))yₙ,
 /// yₙ₊₁ = exp(h(−⅙f₁ − ½f₂ + f₃))·Y₃, ŷ = exp(¼h(f₁ + 3f₃))·yₙ.
 inline constexpr CFScheme<3, 1> cf32b{
     {{0, 0, {{O, O, O}}}, {0, 1, {{{2, 3}, O, O}}}, {0, 1, {{{5, 12}, {1, 4}, O}}}},
@@ -50,10 +50,10 @@ inline constexpr CFScheme<3, 1> cf32b{
     {2, 1, {{{-1, 6}, {-1, 2}, {1, 1}}}}, 3,
     {0, 1, {{{1, 4}, O, {3, 4}}}}, 2};
 
-/// CF 4(3): CF4 of paper 2022 eq. (9) — five exponentials reusing Y₂: Y₂ = exp(½hf₁)yₙ,
+/// CF 4(3): CF4 of [CCLMO22] eq. (9) — five exponentials reusing Y₂: Y₂ = exp(½hf₁)yₙ,
 /// Y₃ = exp(½hf₂)yₙ, Y₄ = exp(hf₃ − ½hf₁)Y₂,
 /// yₙ₊₁ = exp(h(−f₁ + 2f₂ + 2f₃ + 3f₄)/12)·exp(h(3f₁ + 2f₂ + 2f₃ − f₄)/12)·yₙ —
-/// plus Ȳ₃ = exp(¾hf₂)yₙ and ŷ = exp((h/9)(−f₁ + 3f₂ + 4f̄₃))·exp(⅓hf₁)·yₙ.
+/// plus Ȳ₃ = exp(¾hf₂)yₙ and ŷ = exp((h/9)(−f₁ + 3f₂ + 4f̄₃))·exp(⅓hf₁)·yₙ ([CCLMO22] eq. (34)).
 inline constexpr CFScheme<5, 2> cf43{
     {{0, 0, {{O, O, O, O, O}, {O, O, O, O, O}}},
      {0, 1, {{{1, 2}, O, O, O, O}, {O, O, O, O, O}}},
@@ -64,7 +64,7 @@ inline constexpr CFScheme<5, 2> cf43{
     {0, 2, {{{3, 12}, {2, 12}, {2, 12}, {-1, 12}, O}, {{-1, 12}, {2, 12}, {2, 12}, {3, 12}, O}}}, 4,
     {0, 2, {{{1, 3}, O, O, O, O}, {{-1, 9}, {3, 9}, O, O, {4, 9}}}}, 3};
 
-/// Crouch–Grossman CG3 (Crouch & Grossman 1993; Owren & Marthinsen 1999), one field per
+/// Crouch–Grossman CG3 ([CG93]; [OM99]), one field per
 /// exponential: a₂₁ = 3/4, a₃₁ = 119/216, a₃₂ = 17/108, b = (13/51, −2/3, 24/17).
 inline constexpr CFScheme<3, 3> cg3{
     {{0, 0, {{O, O, O}, {O, O, O}, {O, O, O}}},
@@ -73,7 +73,7 @@ inline constexpr CFScheme<3, 3> cg3{
     {O, {3, 4}, {17, 24}}, 3,
     {0, 3, {{{13, 51}, O, O}, {O, {-2, 3}, O}, {O, O, {24, 17}}}}, 3,
     {0, 0, {{O, O, O}, {O, O, O}, {O, O, O}}}, 0};
-/// Crouch–Grossman CG4a (Jackiewicz, Marthinsen & Owren 2000), five stages, order 4. The published
+/// Crouch–Grossman CG4a ([JMO00]), five stages, order 4. The published
 /// coefficients have 16 decimals (exact here as p/10¹⁶); a₅₄ = −1.1092979392113465 is the value
 /// consistent with c₅ = Σⱼ a₅ⱼ (a copy with …113565 circulates).
 constexpr long long D16 = 10000000000000000LL;

@@ -1,6 +1,6 @@
 // Single-trajectory drivers: the one-member case of the ensemble stepping in
 // ensemble/trajectory.hpp (fixed steps landing on t_end; adaptive steps with an embedded pair,
-// paper 2022 eq. (33)). Every exit carries a Status.
+// [CCLMO22] eq. (33); docs/methods.md §6). Every exit carries a Status.
 #pragma once
 #include "../ensemble/trajectory.hpp"
 

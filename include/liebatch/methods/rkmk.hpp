@@ -1,4 +1,4 @@
-// Runge–Kutta–Munthe-Kaas methods over any explicit tableau (paper 2022 §2.2, eqs (6)–(8)):
+// Runge–Kutta–Munthe-Kaas methods over any explicit tableau ([MK98], [CCLMO22 §2.2, eqs (6)–(8)]):
 //   kᵢ = dexp⁻¹_{uᵢ} f(tₙ + cᵢh, exp(uᵢ)·yₙ),  uᵢ = h Σⱼ aᵢⱼ kⱼ,  yₙ₊₁ = exp(h Σᵢ bᵢ kᵢ)·yₙ.
 // dexp⁻¹ is a policy, so exact, truncated and (for tests) identity variants share the code. For an
 // embedded tableau the error estimate is ψ_*(σ − σ̂)|_{yₙ}: measured in the algebra, pushed to
@@ -78,7 +78,7 @@ template <const auto& tab, class D = DexpinvExact, bool embedded = (tab.order_ha
   }
 };
 
-/// RKMK4 with two commutators in place of dexp⁻¹ (Munthe-Kaas–Owren form, paper 2022 §2.2):
+/// RKMK4 with two commutators in place of dexp⁻¹ ([CCLMO22 §2.2], from [CaO03]; after [MKO99]):
 ///   f₁ = h f(yₙ), f₂ = h f(exp(½f₁)·yₙ), f₃ = h f(exp(½f₂ − ⅛[f₁,f₂])·yₙ), f₄ = h f(exp(f₃)·yₙ),
 ///   yₙ₊₁ = exp(⅙(f₁ + 2f₂ + 2f₃ + f₄ − ½[f₁,f₄]))·yₙ.
 struct RKMK4Commutators {

@@ -53,20 +53,20 @@ constexpr Rational O{0, 1};
 inline constexpr Tableau<1> euler{{{O}}, {{1, 1}}, {O}, 1, {O}, 0};
 /// Heun's method (Lie–Euler–Heun).
 inline constexpr Tableau<2> heun{{{O, O}, {{1, 1}, O}}, {{1, 2}, {1, 2}}, {O, {1, 1}}, 2, {O, O}, 0};
-/// Kutta's third-order method.
+/// Kutta's third-order method [Kut01].
 inline constexpr Tableau<3> kutta3{{{O, O, O}, {{1, 2}, O, O}, {{-1, 1}, {2, 1}, O}},
                                    {{1, 6}, {2, 3}, {1, 6}}, {O, {1, 2}, {1, 1}}, 3, {O, O, O}, 0};
-/// Strong-stability-preserving third-order method (Shu–Osher).
+/// Strong-stability-preserving third-order method (Shu–Osher [SO88]).
 inline constexpr Tableau<3> ssp3{{{O, O, O}, {{1, 1}, O, O}, {{1, 4}, {1, 4}, O}},
                                  {{1, 6}, {1, 6}, {2, 3}}, {O, {1, 1}, {1, 2}}, 3, {O, O, O}, 0};
 /// The classical fourth-order Runge–Kutta method.
 inline constexpr Tableau<4> rk4{{{O, O, O, O}, {{1, 2}, O, O, O}, {O, {1, 2}, O, O}, {O, O, {1, 1}, O}},
                                 {{1, 6}, {1, 3}, {1, 3}, {1, 6}}, {O, {1, 2}, {1, 2}, {1, 1}}, 4, {O, O, O, O}, 0};
-/// Bogacki–Shampine 3(2) (1989), FSAL stage 4; b̂ of order 2.
+/// Bogacki–Shampine 3(2) [BS89], FSAL stage 4; b̂ of order 2.
 inline constexpr Tableau<4> bs32{{{O, O, O, O}, {{1, 2}, O, O, O}, {O, {3, 4}, O, O}, {{2, 9}, {1, 3}, {4, 9}, O}},
                                  {{2, 9}, {1, 3}, {4, 9}, O}, {O, {1, 2}, {3, 4}, {1, 1}}, 3,
                                  {{7, 24}, {1, 4}, {1, 3}, {1, 8}}, 2};
-/// Dormand–Prince 5(4) (1980): b of order 5, b̂ of order 4; stage 7 is FSAL.
+/// Dormand–Prince 5(4) [DP80]: b of order 5, b̂ of order 4; stage 7 is FSAL.
 inline constexpr Tableau<7> dopri5{
     {{O, O, O, O, O, O, O},
      {{1, 5}, O, O, O, O, O, O},

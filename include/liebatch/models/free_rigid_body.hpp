@@ -1,4 +1,4 @@
-// The free rigid body on so*(3) under the coadjoint action (paper 2022 §3): μ̇ = μ × 𝕀⁻¹μ.
+// The free rigid body on so*(3) under the coadjoint action ([CCLMO22 §3]): μ̇ = μ × 𝕀⁻¹μ.
 #pragma once
 #include "../coadjoint.hpp"
 

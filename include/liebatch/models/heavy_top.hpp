@@ -1,4 +1,4 @@
-// The heavy top as a Lie–Poisson system on se*(3) (paper 2022 §3.4, eqs (23)–(24)):
+// The heavy top as a Lie–Poisson system on se*(3) ([CCLMO22 §3.4.2, eqs (23)–(24)]):
 //   Π̇ = Π × 𝕀⁻¹Π + M g Γ × X,   Γ̇ = Γ × 𝕀⁻¹Π,
 // Π the body angular momentum, Γ the upward vertical in the body frame, X the centre of mass
 // (from the fixed point, body frame, length included). Conventions fixed here once: g > 0 is the
@@ -34,7 +34,7 @@ template <class T> struct HeavyTop {
   /// Casimirs |Γ| and Π·Γ (the latter is the vertical angular momentum).
   LB_HD T gamma_norm(const point& y) const { return norm(y.template seg<3, 3>()); }
   LB_HD T vertical_momentum(const point& y) const { return dot(y.template seg<0, 3>(), y.template seg<3, 3>()); }
-  /// The Brüls–Cardona heavy top (paper 2022 §3.4.4, from Brüls & Cardona 2010): M = 15, X = (0, 1, 0),
+  /// The Brüls–Cardona heavy top ([CCLMO22 §3.4.4], from [BC10]): M = 15, X = (0, 1, 0),
   /// g = 9.81 and the inertia of a thin disk about its centre of mass, J = diag(0.234375, 0.46875,
   /// 0.234375), moved to the fixed point by the parallel-axis theorem (J + M(|X|²I − XXᵀ)), since
   /// the equations take the inertia about the fixed point.

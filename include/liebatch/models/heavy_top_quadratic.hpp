@@ -1,4 +1,4 @@
-// The heavy top with a quadratic Hamiltonian on T*S, S = SO(3) × ℝ³ (paper 2022 §3.4.3, spatial
+// The heavy top with a quadratic Hamiltonian on T*S, S = SO(3) × ℝ³ ([CCLMO22 §3.4.3], spatial
 // form eqs (29)–(32)): the constant p = −M g X becomes a momentum conjugate to q ∈ ℝ³, and
 //   π̇ = −e₃ × Qp,  Q̇ = ω̂ Q (ω = Q𝕀⁻¹Qᵀπ),  ṗ = 0,  q̇ = p − Qᵀe₃.
 // State (Q, π, p, q) ∈ SO(3) × ℝ⁹ under SO(3) × ℝ⁹. With p = −M g X it is the same motion as the

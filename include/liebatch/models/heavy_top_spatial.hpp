@@ -1,5 +1,5 @@
-// The heavy top on T*SO(3) ≅ SO(3) × so*(3) in the spatial momentum π = QΠ (paper 2022 §3.4.1,
-// eqs (21)–(22)): π̇ = M g e₃ × QX, Q̇ = ω̂ Q with ω = Q𝕀⁻¹Qᵀπ. State (Q, π) ∈ SO(3) × ℝ³ under
+// The heavy top on T*SO(3) ≅ SO(3) × so*(3) in the spatial momentum π = QΠ ([CCLMO22 §3.4.1,
+// eqs (21)–(22)]): π̇ = M g e₃ × QX, Q̇ = ω̂ Q with ω = Q𝕀⁻¹Qᵀπ. State (Q, π) ∈ SO(3) × ℝ³ under
 // SO(3) × ℝ³ (left multiplication, translation); the body variables of the se*(3) form are
 // Π = Qᵀπ, Γ = Qᵀe₃. The vertical momentum π·e₃ is conserved.
 #pragma once

@@ -1,5 +1,5 @@
-// The load-transport controller of Lee, Sreenath & Kumar (CDC 2013), the one paper 2022 §6.2 uses
-// (ref. [29]), for two quadrotors and a point load (QuadrotorLoad). Equation numbers are theirs.
+// The load-transport controller of Lee, Sreenath & Kumar [LSK13], the one [CCLMO22 §6.2] uses
+// (its ref. [29]), for two quadrotors and a point load (QuadrotorLoad). Equation numbers are theirs.
 //
 // Load: F = m_y(−k_y e_y − k_v ė_y + ÿ_d − g e₃) (16), e_y = y − y_d. Each link carries
 // μᵢ = cᵢ (F·qᵢ) qᵢ with cᵢ = 1/((rᵢ·e₃)|r₁ + r₂|) (19), which sums to F in formation, and

@@ -1,14 +1,15 @@
-// The N-fold spherical pendulum on (TS²)ᴺ under SE(3)ᴺ (paper 2022 §5): a chain hanging from the
+// The N-fold spherical pendulum on (TS²)ᴺ under SE(3)ᴺ ([CCLMO22 §5]): a chain hanging from the
 // origin, link i of length Lᵢ ending in a point mass mᵢ, gravity g along −e₃; state (qᵢ, ωᵢ),
 // |qᵢ| = 1, qᵢ·ωᵢ = 0, q̇ᵢ = ωᵢ × qᵢ.
 //
-// Euler–Lagrange on (S²)ᴺ gives ω̇ = h with R(q) h = F (paper eq. before (35)):
+// Euler–Lagrange on (S²)ᴺ gives ω̇ = h with R(q) h = F ([CCLMO22 §5.2], the equation before (35)):
 //   R_ii = M_ii I, R_ij = M_ij q̂ᵢᵀq̂ⱼ,  M_ij = μ_max(i,j) LᵢLⱼ,  μ_k = Σ_{l≥k} m_l,
 //   Fᵢ = Σ_{j≠i} M_ij |ωⱼ|² qᵢ × qⱼ − g Lᵢ μᵢ qᵢ × e₃,
 // and f = (ωᵢ, zᵢ) ∈ se(3)ᴺ with zᵢ = qᵢ × hᵢ. No dense 3N×3N solve is needed: for tangent h,
 // R = Dᵀ(M⊗I)D with D = diag(q̂ᵢ), so (M⊗I) z = a + Λq with aᵢ = qᵢ × Fᵢ and multipliers λᵢ fixed
 // by qᵢ·zᵢ = 0. M = L CᵀD_m C L (C lower-triangular ones) has a tridiagonal inverse, so λ solves an
 // SPD tridiagonal system (M⁻¹ ∘ qqᵀ) λ = −(qᵢ·(M⁻¹a)ᵢ): O(N) per evaluation (Thomas algorithm).
+// Derivation: docs/spaces-and-models.md §8.3.
 #pragma once
 #include "../product.hpp"
 #include "../tangent_sphere.hpp"

@@ -1,15 +1,15 @@
-// Two quadrotors carrying a point mass on rigid massless links (paper 2022 §6, after Lee, Sreenath
-// & Kumar, CDC 2013). The inertial e₃ points down (gravity +g e₃); quadrotor i sits at
+// Two quadrotors carrying a point mass on rigid massless links ([CCLMO22 §6], after [LLM18] and
+// [LSK13]). The inertial e₃ points down (gravity +g e₃); quadrotor i sits at
 // yᵢ = y − Lᵢ qᵢ, so qᵢ ∈ S² points from quadrotor i to the load.
 //
 // State P = (y, v, R₁, Ω₁, R₂, Ω₂, q₁, ω₁, q₂, ω₂) on ℝ⁶ × (SO(3) × so(3))² × (TS²)² (42 numbers),
-// under ℝ⁶ × (SO(3) × ℝ³)² × SE(3)² (paper §6.1). Inputs per quadrotor: the thrust uᵢ ∈ ℝ³ (inertial
+// under ℝ⁶ × (SO(3) × ℝ³)² × SE(3)² ([CCLMO22 §6.1]). Inputs per quadrotor: the thrust uᵢ ∈ ℝ³ (inertial
 // frame; only its split into uᵢ∥ along qᵢ and uᵢ⊥ enters) and the moment Mᵢ (body frame).
-// Equations (paper eq. (37), solved for the rates):
+// Equations ([CCLMO22] eq. (37), solved for the rates; docs/spaces-and-models.md §8.4):
 //   v̇  = g e₃ + M_q⁻¹ Σᵢ (uᵢ∥ − mᵢLᵢ|ωᵢ|² qᵢ),   M_q = m_y I + Σᵢ mᵢ qᵢqᵢᵀ,
 //   JᵢΩ̇ᵢ = −Ωᵢ × JᵢΩᵢ + Mᵢ,
 //   ω̇ᵢ = qᵢ × (v̇ − g e₃)/Lᵢ − qᵢ × uᵢ/(mᵢLᵢ)        (qᵢ × uᵢ⊥ = qᵢ × uᵢ),
-// and f(P) = (v, v̇, R₁Ω₁, Ω̇₁, R₂Ω₂, Ω̇₂, ω₁, q₁ × ω̇₁, ω₂, q₂ × ω̇₂) (paper §6.1).
+// and f(P) = (v, v̇, R₁Ω₁, Ω̇₁, R₂Ω₂, Ω̇₂, ω₁, q₁ × ω̇₁, ω₂, q₂ × ω̇₂) ([CCLMO22 §6.1]).
 // As in the paper's simplified model the thrust is applied directly: attitude does not steer it.
 #pragma once
 #include "../group_space.hpp"

@@ -1,4 +1,4 @@
-// The free rigid body with its attitude, on SO(3) × so*(3) (the T*SO(3) form, paper 2022 §3):
+// The free rigid body with its attitude, on SO(3) × so*(3) (the T*SO(3) form, [CCLMO22 §3]):
 // Q̇ = Q Ω̂ = (QΩ)^ Q, Π̇ = Π × Ω, Ω = 𝕀⁻¹Π. The spatial momentum QΠ is conserved.
 #pragma once
 #include "../coadjoint.hpp"

@@ -1,5 +1,5 @@
-// Philox4x32-10 (Salmon, Moraes, Dror & Shaw, "Parallel random numbers: as easy as 1, 2, 3",
-// SC 2011): a counter-based generator, so member i's k-th number is a pure function of
+// Philox4x32-10 ([SMDS11]: Salmon, Moraes, Dror & Shaw, "Parallel random numbers: as easy as
+// 1, 2, 3", SC '11): a counter-based generator, so member i's k-th number is a pure function of
 // (seed, i, k) — the same on the CPU and on the GPU, in any order, with no state to carry.
 #pragma once
 #include <cstdint>

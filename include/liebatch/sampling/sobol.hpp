@@ -1,6 +1,5 @@
-// Sobol' points in [0, 1)^d, d ≤ 10, with Joe & Kuo's primitive polynomials and initial direction
-// numbers (new-joe-kuo-6.21201; "Constructing Sobol sequences with better two-dimensional
-// projections", SIAM J. Sci. Comput. 30, 2008), in Gray-code order. Point n is computed directly,
+// Sobol' points [Sob67] in [0, 1)^d, d ≤ 10, with Joe & Kuo's primitive polynomials and initial
+// direction numbers ([JK08], new-joe-kuo-6.21201), in Gray-code order. Point n is computed directly,
 // so members are independent; an optional digital shift (XOR with a 32-bit word per coordinate)
 // randomises the set while keeping its net structure.
 #pragma once
