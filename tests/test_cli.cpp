@@ -124,7 +124,7 @@ TEST(Cli, ConvergeFitsTheOrdersAgainstAnExtendedPrecisionReference) {
 }
 
 TEST(Cli, PaperDoublePendulumAdaptiveAgainstFixedAtTheSameStepCount) {
-  // Paper 2022 §5.3 with the example configs: RKMK(5,4) at tol 1e-6, then fixed-step RKMK5 with the
+  // [CCLMO22 §5.3] with the example configs: RKMK(5,4) at tol 1e-6, then fixed-step RKMK5 with the
   // same number of steps (h = 3/73 in the config), both scored at T = 3 in the Euclidean norm of
   // ℝ¹² against a run at tol 1e-13. The paper finds the variable step more accurate for N = 2.
   Scratch s("paper_n2");
@@ -255,7 +255,7 @@ TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
       {"unwritable output", "{" + ok_model + ", " + ok_rest + "}", "cannot write output", 3, "-o /nonexistent-dir/out.h5"},
       {"float for a convergence study", "{" + ok_model + ", " + ok_rest + "}", "only 'liebatch run' offers float", 2, "--precision float"},
       {"duplicate key", "{" + ok_model + R"(, "method": "nonsense", )" + ok_rest + "}", "/method: key given twice", 2},
-      {"output not .h5", "{" + ok_model + ", " + ok_rest + "}", "expected a file name ending in .h5", 3, "-o " + s.path("out.png")},
+      {"output not .h5", "{" + ok_model + ", " + ok_rest + "}", "expected a file name ending in .h5", 2, "-o " + s.path("out.png")},
       {"output is a directory", "{" + ok_model + ", " + ok_rest + "}", "it is a directory", 3, "-o " + s.path("dir.h5")},
       {"state that cannot be projected",
        R"({"model": {"name": "heavy_top"}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1},

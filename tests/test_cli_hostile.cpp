@@ -67,6 +67,11 @@ TEST(CliHostile, AFullDiskGivesExitThreeItsMessageAndNoFile) {
                 "ensemble": {"count": 500, "sampler": "box", "seed": 1, "scale": 0.1}}})") + " -o " + s.path("out.h5"), disk_of(1000));
   EXPECT_EQ(hits.status, 3) << hits.err;
   EXPECT_NE(hits.err.find("cannot write dataset hits/"), std::string::npos) << hits.err;
+  // The same without SIGXFSZ ignored by the shell: liebatch ignores it itself, so the signal does
+  // not kill it with its temporary files in place.
+  const auto signal = liebatch(s, "poincare " + s.path("p.json") + " -o " + s.path("out.h5"),
+                               "bash -c 'ulimit -f 1000; exec \"$0\" \"$@\"' ");
+  EXPECT_EQ(signal.status, 3) << signal.err;
   // converge: a small file that still does not fit 4 KiB; its CSV is not left behind either.
   const auto cv = liebatch(s, "converge " + s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 1},
     "initial": {"state": [1, 0.5, 2]}, "converge": {"methods": ["rkmk4"], "steps": [0.01, 0.005]}})") + " -o " + s.path("out.h5"), disk_of(4));
@@ -248,12 +253,44 @@ TEST(CliHostile, NestingHugeValuesAndNumbersOutOfRangeGetShortMessagesWithTheirP
   const auto opt = liebatch(s, "run " + s.path("huge.json") + " --device " + std::string(100000, 'g'));
   EXPECT_EQ(opt.status, 2);
   EXPECT_LT(opt.err.size(), 400u) << opt.err.substr(0, 300);
+  // A syntax error names where it is, also inside nested objects and arrays.
+  const auto syntax = liebatch(s, "run " + s.file("syntax.json", R"({"model": {"name": "lorenz", "x": [[1], {"y": 2}, 3, {4}]}})") +
+                                      " -o " + s.path("o.h5"));
+  EXPECT_EQ(syntax.status, 2);
+  EXPECT_NE(syntax.err.find("config /model/x/3: malformed JSON"), std::string::npos) << syntax.err;
   // 1e999 names its path (it was a bare "number overflow").
   const auto inf = liebatch(s, "run " + s.file("inf.json", R"({"model": {"name": "free_rigid_body"}, "time": {"t1": 1e999}})") +
                                    " -o " + s.path("o.h5"));
   EXPECT_EQ(inf.status, 2);
   EXPECT_NE(inf.err.find("config /time/t1: number 1e999 is out of the range of a double"), std::string::npos) << inf.err;
-  EXPECT_EQ(outputs_in(s, {"deep.json", "huge.json", "key.json", "inf.json"}), std::vector<std::string>{});
+  EXPECT_EQ(outputs_in(s, {"deep.json", "huge.json", "key.json", "syntax.json", "inf.json"}), std::vector<std::string>{});
+}
+
+TEST(CliHostile, SamplerGridsBeyondTheirDimensionsAndLargeConfigs) {
+  Scratch s("sizes");
+  // A grid over the 60 dimensions of a 10-link chain wrote past its 32 axes (stack corruption).
+  std::string ones = "1", hanging = "0, 0, -1, 0, 0, 0";  // (q_i, w_i) per link
+  for (int k = 1; k < 60; ++k) ones += ", 1";
+  for (int k = 1; k < 10; ++k) hanging += ", 0, 0, -1, 0, 0, 0";
+  const auto grid = liebatch(s, "run " + s.file("g.json", R"({"model": {"name": "pendulum_chain", "parameters": {"N": 10}},
+    "method": "rkmk4", "time": {"t1": 0.01}, "step": {"h": 0.001},
+    "initial": {"state": [)" + hanging + R"(], "ensemble": {"count": 1, "sampler": "grid", "points": [)" + ones + R"(], "scale": 0.1}}})") +
+                                  " -o " + s.path("g.h5"));
+  EXPECT_EQ(grid.status, 2);
+  EXPECT_NE(grid.err.find("grid supports at most 32 dimensions"), std::string::npos) << grid.err;
+  const auto huge_axis = liebatch(s, "run " + s.file("a.json", R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4",
+    "time": {"t1": 0.01}, "step": {"h": 0.001}, "initial": {"state": [1, 0, 0],
+    "ensemble": {"count": 4, "sampler": "grid", "points": [1e300, 1, 1], "scale": 0.1}}})") + " -o " + s.path("a.h5"));
+  EXPECT_EQ(huge_axis.status, 2);
+  EXPECT_NE(huge_axis.err.find("/initial/ensemble/points/0: expected an integer in [1, count = 4]"), std::string::npos) << huge_axis.err;
+  // A config of 3000 inline states (≈ 100 kB) is kept whole in the output's `config` attribute
+  // (compact attribute storage holds 64 kB: this failed as "a full disk").
+  std::string states;
+  for (int k = 0; k < 3000; ++k) states += std::string(k ? ", " : "") + "[1, 0.5, " + std::to_string(k) + ".25]";
+  const auto big = liebatch(s, "run " + s.file("b.json", R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4",
+    "time": {"t1": 0.01}, "step": {"h": 0.001}, "initial": {"states": [)" + states + R"(]}})") + " --no-plot -o " + s.path("b.h5"));
+  ASSERT_EQ(big.status, 0) << big.err;
+  EXPECT_GT(H5(s.path("b.h5")).attr("config").size(), 65536u);
 }
 
 TEST(CliHostile, ExitStatusesFollowTheReadmeTable) {

@@ -58,9 +58,24 @@ TEST(OrderFit, PreAsymptoticStepsAndRoundOffAreDroppedAndNamed) {
 TEST(OrderFit, FailedRunsAndTooFewPointsGiveNoOrder) {
   const auto f = fit_order({0.1, 0.05, 0.025}, {NAN, 1e-8, 1e-15}, {1e-16, 1e-16, 1e-15});
   EXPECT_TRUE(std::isnan(f.order));
-  EXPECT_EQ(f.use[0], PointUse::failed);
-  EXPECT_EQ(f.use[2], PointUse::roundoff);
+  EXPECT_EQ(f.use, (std::vector<PointUse>{PointUse::failed, PointUse::alone, PointUse::roundoff}));
   EXPECT_NE(f.note.find("no fit"), std::string::npos) << f.note;
+  // A point whose round-off could not be measured is kept, and the note says so.
+  const auto g = fit_order({0.1, 0.05}, {1e-4, 6.25e-6}, {NAN, 1e-16});
+  EXPECT_NEAR(g.order, 4, 1e-12);
+  EXPECT_NE(g.note.find("round-off not measured at 1"), std::string::npos) << g.note;
+}
+
+TEST(OrderFit, TheSettledToleranceScalesWithTheStepRatio) {
+  // Steps shrinking by 1.25: slopes 4.35 and 4.0 differ by 0.35, within 0.2·log 2 / log 1.25 = 0.62
+  // (error noise moves a slope 3.1 times more than at halving), so all three points are fitted.
+  const std::vector<double> h = {0.01, 0.008, 0.0064};
+  const std::vector<double> e = {1e-6, 1e-6 / std::pow(1.25, 4.35), 1e-6 / std::pow(1.25, 8.35)};
+  const auto f = fit_order(h, e, {1e-16, 1e-16, 1e-16});
+  EXPECT_EQ(f.use, (std::vector<PointUse>{PointUse::fitted, PointUse::fitted, PointUse::fitted}));
+  // At halving, the same difference is too much: the coarsest point is pre-asymptotic.
+  const auto g = fit_order({0.01, 0.005, 0.0025}, {1e-6, 1e-6 / std::pow(2, 4.35), 1e-6 / std::pow(2, 8.35)}, {1e-16, 1e-16, 1e-16});
+  EXPECT_EQ(g.use[0], PointUse::preasymptotic);
 }
 
 TEST(PlotScript, FewPointsAreVisibleAndADegenerateAxisGetsARange) {

@@ -1,4 +1,5 @@
 // The command line of liebatch: options, subcommands, and the exit status of each kind of error.
+#include <csignal>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +12,9 @@ namespace lb::cli {
 
 int cli_main(int argc, const char* const* argv) {
   h5_setup();
+  // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
+  // instead of the signal killing the process with its temporary files in place.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
   app.require_subcommand(1);
   Options o;

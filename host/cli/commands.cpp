@@ -109,11 +109,13 @@ std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
   return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(1024.0 * 1024 * 1024 / member_bytes(st, extended))));
 }
 
-/// The files command c writes: the HDF5 output, and beside it a CSV table and a PNG plot.
-std::vector<std::string> outputs_of(const std::string& h5, Command c, bool plot) {
+/// The files command c writes: the HDF5 output, and beside it a CSV table and a PNG plot (run:
+/// the observables' drift, which needs samples).
+std::vector<std::string> outputs_of(const std::string& h5, Command c, const Study& st) {
   std::vector<std::string> v{h5};
   if (c == Command::converge || c == Command::validate) v.push_back(sibling(h5, ".csv"));
-  if (plot && c != Command::validate && gnuplot_available()) v.push_back(sibling(h5, ".png"));
+  const bool drawn = c == Command::run ? st.run.samples >= 2 && !st.model->obs_names().empty() : c != Command::validate;
+  if (st.plot && drawn && gnuplot_available()) v.push_back(sibling(h5, ".png"));
   return v;
 }
 
@@ -156,10 +158,10 @@ Study load(const Options& o, Command c) {
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.
   const std::string out = output_path(o);
-  if (fs::path(out).extension() != ".h5") throw IoError("output '" + echo(out) + "': expected a file name ending in .h5");
-  std::vector<std::string> inputs = st.inputs;
-  inputs.push_back(o.config);
-  check_outputs(outputs_of(out, c, st.plot), inputs, o.force);
+  if (fs::path(out).extension() != ".h5") throw ConfigError("output '" + echo(out) + "': expected a file name ending in .h5");
+  st.inputs.push_back(o.config);
+  st.outputs = outputs_of(out, c, st);
+  check_outputs(st.outputs, st.inputs, o.force);
   check_resources(st, c, o, out);
   // Every member's state is checked now, so a bad one cannot end a long run late.
   Progress progress("checking initial states", o.quiet);
@@ -206,6 +208,19 @@ void write_header(H5Writer& w, const Study& st, const Options& o, const std::str
   w.write("names/state", st.model->state_names());
   w.write("names/observables", st.model->obs_names());
   w.write("names/status", status_names());
+}
+
+/// Points a Poincaré plot draws at most (the first ones; every hit is in the HDF5 file).
+constexpr std::size_t max_plotted = 2'000'000;
+
+/// Puts the files in place: the outputs checked again (a file or a link may have appeared at their
+/// paths during the run), the CSV written out before the HDF5 file is renamed, so a full disk
+/// leaves neither.
+void commit(const Study& st, const Options& o, H5Writer& w, TextOutput* table = nullptr) {
+  check_outputs(st.outputs, st.inputs, o.force);
+  if (table) table->finish();
+  w.commit();
+  if (table) table->commit();
 }
 
 /// The per-member datasets of an ensemble, filled batch by batch (columns = members).
@@ -342,7 +357,7 @@ int ensemble_command(const Options& opt, Command c) {
     hits += long(r.out.hit_t.size());
     lost += r.out.total_lost_hits();
     if (r.out.samples >= 2) drift.add(r.out);
-    for (std::size_t h = 0; h < r.out.hit_t.size(); ++h) {
+    for (std::size_t h = 0; h < r.out.hit_t.size() && scatter.x.size() < max_plotted; ++h) {  // (all are in the file)
       scatter.x.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(px)]);
       scatter.y.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(py)]);
     }
@@ -350,7 +365,7 @@ int ensemble_command(const Options& opt, Command c) {
   const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
   progress.finish();
   w.attr("batches", double((n + batch - 1) / batch));
-  w.commit();
+  commit(st, opt, w);
   const bool none_finished = std::none_of(status.begin(), status.end(), [](std::uint8_t s) { return s == std::uint8_t(Status::ok); });
 
   if (!opt.quiet) {
@@ -424,8 +439,8 @@ int converge_command(const Options& opt) {
   const RunResult rr = cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref);
   for (std::size_t k = 0; k < n; ++k)
     if (rr.out.status[k] != std::uint8_t(Status::ok))
-      throw std::runtime_error("converge: the reference run failed for initial state " + std::to_string(k) + " (" +
-                               status_name(rr.out.status[k]) + "); choose another reference step or method");
+      throw ConfigError("config /converge/reference: the reference run failed for initial state " + std::to_string(k) + " (" +
+                        status_name(rr.out.status[k]) + "); choose another reference step or method");
   // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
   // components; b holds the same members, or one per initial state (the reference). NaN if any
   // member failed.
@@ -454,6 +469,8 @@ int converge_command(const Options& opt) {
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " "
               << cs.ref_method << " h = " << cs.ref_h << "; device " << where.text << "\n";
   std::vector<Series> series;
+  Progress progress("converge", opt.quiet);
+  std::ostringstream report;  // printed after the progress line
   Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
   for (std::size_t m = 0; m < nm; ++m) {
     RunSpec s = st.run;
@@ -469,8 +486,10 @@ int converge_command(const Options& opt) {
         s.h[i] = cs.steps[j];
         for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
       }
+    s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };
     const RunResult r = st.model->run(s);
     // Each run's round-off: its difference from the same method and steps in long double.
+    s.progress = [&](double f) { progress((double(m) + 0.25 + 0.75 * f) / double(nm)); };
     const RunResult x = st.model->run_extended(s);
     const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
     for (std::size_t j = 0; j < nh; ++j) {
@@ -493,18 +512,18 @@ int converge_command(const Options& opt) {
         if (fit.use[j] != PointUse::fitted) { dropped.x.push_back(cs.steps[j]); dropped.y.push_back(at(error, j)); }
       }
     }
-    if (!opt.quiet) {
-      std::cout << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << ", "
-                << fit.note << "\n    h, error, round-off, local slope to the next h, use:\n";
-      for (std::size_t j = 0; j < nh; ++j)
-        std::cout << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
-                  << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
-    }
+    report << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << ", " << fit.note
+           << "\n    h, error, round-off, local slope to the next h, use:\n";
+    for (std::size_t j = 0; j < nh; ++j)
+      report << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
+             << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
     char legend[64];
     std::snprintf(legend, sizeof legend, " %.2f", order[m]);
     ser.title += legend;
     series.push_back(std::move(ser));
   }
+  progress.finish();
+  if (!opt.quiet) std::cout << report.str();
   if (!dropped.x.empty()) series.push_back(std::move(dropped));
   write_header(w, st, opt, "converge", where.text);
   w.write("initial/y", y0, {std::uint64_t(dim), n});
@@ -519,17 +538,21 @@ int converge_command(const Options& opt) {
   w.attr("converge/error", "meaning", "max over initial states of max_d |y_d(t1) - y_ref,d(t1)|");
   w.attr("converge/roundoff", "meaning", "max over initial states of max_d |y_d(t1) - y_ld,d(t1)|: the same method and step in long double");
   w.attr("converge/local_slope", "meaning", "log(e_j / e_j+1) / log(h_j / h_j+1) between neighbouring step sizes above round-off (NaN otherwise)");
-  w.attr("converge/point", "values", "0 fitted, 1 round-off (error < 10 x round-off), 2 pre-asymptotic (local slope not settled), 3 failed");
+  w.attr("converge/point", "values", "0 fitted, 1 round-off (error < 10 x round-off), 2 pre-asymptotic (local slope not settled), 3 failed, "
+                                     "4 alone (the only point above round-off)");
   w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over the fitted points: the finest "
-         "pairs whose local slopes lie within 0.2 of the finest pair's");
+         "pairs whose local slopes lie within 0.2 (halved steps; 0.2 log 2 / log ratio otherwise) of the finest pair's");
   w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + std::to_string(cs.ref_h));
-  w.commit();
-  table.commit();
+  commit(st, opt, w, &table);
   if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
   if (st.plot) {
     const std::string png = sibling(w.path(), ".png");
     note_plot(png, plot(png, {"convergence at t1: " + st.model->name() + " (observed orders over the fitted points)", "h", "error", true, true, false}, series),
               opt.quiet);
+  }
+  if (std::all_of(order.begin(), order.end(), [](double p) { return std::isnan(p); })) {
+    std::cerr << "liebatch: no observed order could be fitted (see the table: failed runs or errors at round-off)\n";
+    return check_failed;
   }
   return ok;
 }
@@ -565,8 +588,13 @@ int validate_command(const Options& opt) {
     RunSpec s = st.run;
     s.size = std::min(batch, n - i0);
     st.init.fill(i0, s.size, s.y0);
-    s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
+    // Progress: the run a quarter of each batch, its reference (long double: slower) the rest.
+    const auto part = [&](double from, double to) {
+      return [&, from, to](double f) { progress((double(i0) + (from + f * (to - from)) * double(s.size)) / double(n)); };
+    };
+    s.progress = part(0, against_gpu ? 0.5 : 0.25);
     const RunResult a = st.model->run(s);
+    s.progress = part(against_gpu ? 0.5 : 0.25, 1);
     s.gpu = true;  // the reference: the same run on the GPU, or in long double (always on the CPU)
     const RunResult b = against_gpu ? st.model->run(s) : st.model->run_extended(s);
     reference_device = b.out.device;
@@ -626,8 +654,7 @@ int validate_command(const Options& opt) {
   w.attr("validate_against", against_gpu ? "gpu (final/ and samples/ hold the CPU run; the GPU run, same method and steps, is its reference)"
                                          : "extended (long double CPU run, same method and steps)");
   w.attr("validate_reference_device", reference_device);
-  w.commit();
-  table.commit();
+  commit(st, opt, w, &table);
   return pass ? ok : check_failed;
 }
 

@@ -39,7 +39,8 @@ void h5_setup() {
   (void)done;
 }
 
-void TempFiles::add(const std::string& path) {
+namespace {
+void register_temporary(const std::string& path) {
   static const bool installed = [] {
     std::signal(SIGINT, remove_pending);
     std::signal(SIGTERM, remove_pending);
@@ -52,69 +53,71 @@ void TempFiles::add(const std::string& path) {
     if (p.compare_exchange_strong(none, path.c_str())) return;
   }
 }
-void TempFiles::remove(const std::string& path) {
+void unregister_temporary(const std::string& path) {
   for (auto& p : pending)
     if (p.load() == path.c_str()) p.store(nullptr);
 }
-
-namespace {
-void create_new(const std::string& tmp, const std::string& path) {
-  // O_EXCL: a file that happens to have the temporary's name is never truncated. The system's
-  // reason (e.g. "No such file or directory") is reported.
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
-  if (fd < 0) throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(tmp) + "')");
-  ::close(fd);
-  TempFiles::add(tmp);
-}
 }  // namespace
 
-TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
-  create_new(tmp_, path_);
-  file_.open(tmp_);
-  if (!file_) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp_.c_str());
-    TempFiles::remove(tmp_);
-    throw IoError("cannot write '" + echo(path_) + "': " + why);
+Temporary::Temporary(const std::string& path) {
+  const std::string base = path + ".tmp-" + std::to_string(::getpid());
+  for (int k = 0;; ++k) {
+    name_ = k == 0 ? base : base + "-" + std::to_string(k);
+    const int fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      break;
+    }
+    if (errno != EEXIST || k == 99)
+      throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(name_) + "')");
   }
+  register_temporary(name_);
 }
-TextOutput::~TextOutput() {
-  if (file_.is_open()) {
-    file_.close();
-    std::remove(tmp_.c_str());
-  }
-  TempFiles::remove(tmp_);
+Temporary::~Temporary() {
+  unregister_temporary(name_);
+  if (live_) std::remove(name_.c_str());
 }
-void TextOutput::commit() {
-  file_.close();
-  if (!file_ || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+void Temporary::commit(const std::string& path) {
+  unregister_temporary(name_);
+  live_ = false;
+  if (std::rename(name_.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
-    std::remove(tmp_.c_str());
-    throw IoError("cannot write '" + echo(path_) + "': " + why);
+    std::remove(name_.c_str());
+    throw IoError("cannot rename '" + echo(name_) + "' to '" + echo(path) + "': " + why);
   }
 }
 
-H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
-  create_new(tmp_, path_);
+TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_), file_(tmp_.name()) {
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "': " + std::strerror(errno));
+}
+void TextOutput::finish() {
+  if (!file_.is_open()) return;
+  file_.close();
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "' (e.g. a full disk)");
+}
+void TextOutput::commit() {
+  finish();
+  tmp_.commit(path_);
+}
+
+H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_) {
   h5_setup();
   // A strong close releases everything even after a failed write (a full disk), so closing works.
-  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  // Attributes in dense storage (HDF5 ≥ 1.8 format): the config attribute may exceed the 64 kB
+  // of compact storage.
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE);
   H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-  file_ = H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  H5Pset_attr_phase_change(fcpl, 0, 0);
+  file_ = H5Fcreate(tmp_.name().c_str(), H5F_ACC_TRUNC, fcpl, fapl);
+  H5Pclose(fcpl);
   H5Pclose(fapl);
-  if (file_ < 0) {
-    std::remove(tmp_.c_str());
-    TempFiles::remove(tmp_);
-    throw IoError("cannot create HDF5 file '" + echo(tmp_) + "'");
-  }
+  if (file_ < 0) throw IoError("cannot create HDF5 file '" + echo(tmp_.name()) + "'");
 }
 
 H5Writer::~H5Writer() {
-  if (file_ >= 0) {
-    H5Fclose(hid_t(file_));  // may fail after a failed write (a full disk); the file goes anyway
-    std::remove(tmp_.c_str());  // not committed: leave nothing behind
-  }
-  TempFiles::remove(tmp_);
+  // Not committed: closed (which may fail after a failed write) and its temporary removed.
+  if (file_ >= 0) H5Fclose(hid_t(file_));
 }
 
 void H5Writer::attr(const std::string& name, const std::string& value) { attr(".", name, value); }
@@ -259,15 +262,8 @@ void H5Writer::append_raw(const std::string& path, std::int64_t type, const void
 void H5Writer::commit() {
   const herr_t r = H5Fclose(hid_t(file_));
   file_ = -1;
-  if (r < 0) {
-    std::remove(tmp_.c_str());
-    throw IoError("cannot finish HDF5 file '" + echo(tmp_) + "' (e.g. a full disk)");
-  }
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp_.c_str());
-    throw IoError("cannot rename '" + echo(tmp_) + "' to '" + echo(path_) + "': " + why);
-  }
+  if (r < 0) throw IoError("cannot finish HDF5 file '" + echo(tmp_.name()) + "' (e.g. a full disk)");
+  tmp_.commit(path_);
 }
 
 }  // namespace lb::cli

@@ -14,23 +14,36 @@ struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Temporary files removed if SIGINT, SIGTERM or SIGHUP ends the process (at most 8 at a time;
-/// the strings must outlive their registration).
-struct TempFiles {
-  static void add(const std::string& path);
-  static void remove(const std::string& path);
+/// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way), created
+/// exclusively, so no existing file is ever truncated; removed by the destructor, or when SIGINT,
+/// SIGTERM or SIGHUP ends the process, unless renamed into place by commit().
+class Temporary {
+ public:
+  explicit Temporary(const std::string& path);
+  ~Temporary();
+  Temporary(const Temporary&) = delete;
+  Temporary& operator=(const Temporary&) = delete;
+  const std::string& name() const { return name_; }
+  /// Renames it to `path`; an IoError if that fails (the temporary is then removed).
+  void commit(const std::string& path);
+
+ private:
+  std::string name_;
+  bool live_ = true;
 };
 
-/// A text file (CSV) written under a temporary name and renamed by commit().
+/// A text file (CSV) written under a temporary name: finish() writes it out (a full disk shows
+/// here), commit() renames it into place.
 class TextOutput {
  public:
   explicit TextOutput(std::string path);
-  ~TextOutput();
   std::ostream& out() { return file_; }
+  void finish();
   void commit();
 
  private:
-  std::string path_, tmp_;
+  std::string path_;
+  Temporary tmp_;
   std::ofstream file_;
 };
 
@@ -41,7 +54,7 @@ void h5_setup();
 
 class H5Writer {
  public:
-  /// Creates `path`.tmp-<pid> now, so an unwritable path fails before any computation.
+  /// Creates its temporary now, so an unwritable path fails before any computation.
   explicit H5Writer(std::string path);
   ~H5Writer();
   H5Writer(const H5Writer&) = delete;
@@ -70,7 +83,8 @@ class H5Writer {
   const std::string& path() const { return path_; }
 
  private:
-  std::string path_, tmp_;
+  std::string path_;
+  Temporary tmp_;
   std::int64_t file_ = -1;
   void write_raw(const std::string& path, std::int64_t type, const void* data, std::vector<std::uint64_t> dims);
   void write_slab(const std::string& path, std::int64_t type, const void* data, std::uint64_t col0, std::uint64_t cols);

@@ -11,6 +11,7 @@ const char* name(PointUse u) {
     case PointUse::roundoff: return "round-off";
     case PointUse::preasymptotic: return "pre-asymptotic";
     case PointUse::failed: return "failed";
+    case PointUse::alone: return "alone";
   }
   return "?";
 }
@@ -34,15 +35,18 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
   }
   // Local slopes between consecutive candidates; the settled range runs from the finest pair
   // towards larger steps while the slopes stay within settled_slope of the finest pair's.
-  std::vector<double> p;
+  std::vector<double> p, tol;
   for (std::size_t m = 0; m + 1 < c.size(); ++m) {
-    p.push_back(std::log(e[c[m]] / e[c[m + 1]]) / std::log(h[c[m]] / h[c[m + 1]]));
+    const double log_ratio = std::log(h[c[m]] / h[c[m + 1]]);
+    p.push_back(std::log(e[c[m]] / e[c[m + 1]]) / log_ratio);
+    tol.push_back(settled_slope * std::log(2.0) / log_ratio);
     if (c[m + 1] == c[m] + 1) f.slope[c[m]] = p.back();
   }
+  if (c.size() == 1) f.use[c[0]] = PointUse::alone;
   std::size_t first = c.size();  // first candidate (index into c) of the settled range
   if (!p.empty()) {
     first = p.size() - 1;
-    while (first > 0 && std::abs(p[first - 1] - p.back()) <= settled_slope) --first;
+    while (first > 0 && std::abs(p[first - 1] - p.back()) <= tol[first - 1]) --first;
   }
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int k = 0;
@@ -59,7 +63,10 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
   } else {
     f.note = "no fit: fewer than two points above round-off";
   }
-  for (PointUse u : {PointUse::preasymptotic, PointUse::roundoff, PointUse::failed}) {
+  std::size_t unmeasured = 0;
+  for (std::size_t j = 0; j < n; ++j) unmeasured += f.use[j] != PointUse::failed && std::isnan(r[j]);
+  if (unmeasured) f.note += "; round-off not measured at " + std::to_string(unmeasured) + " (its higher-precision run failed)";
+  for (PointUse u : {PointUse::preasymptotic, PointUse::roundoff, PointUse::failed, PointUse::alone}) {
     std::size_t count = 0;
     double lo = INFINITY, hi = 0;
     for (std::size_t j = 0; j < n; ++j)

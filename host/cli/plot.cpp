@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -72,34 +74,33 @@ std::string plot_script(const std::string& png, const PlotSpec& spec, const std:
 std::string plot(const std::string& png, const PlotSpec& spec, const std::vector<Series>& series) {
   namespace fs = std::filesystem;
   if (!gnuplot_available()) return "gnuplot not found (install gnuplot-nox)";
+  // The data and script in a fresh private directory (mkdtemp: no one else's files or links).
   std::error_code ec;
-  const fs::path dir = fs::temp_directory_path(ec) / ("liebatch-plot-" + std::to_string(::getpid()));
-  fs::create_directories(dir, ec);
-  if (ec) return "cannot create a temporary directory: " + ec.message();
-  const std::string tmp_png = png + ".tmp-" + std::to_string(::getpid()) + ".png";
-  TempFiles::add(tmp_png);
-  std::vector<std::string> data;
-  for (std::size_t k = 0; k < series.size(); ++k) {
-    data.push_back((dir / ("s" + std::to_string(k) + ".dat")).string());
-    std::ofstream d(data.back());
-    d.precision(17);
-    for (std::size_t i = 0; i < series[k].x.size(); ++i) d << series[k].x[i] << ' ' << series[k].y[i] << '\n';
-  }
-  std::ofstream(dir / "plot.gp") << plot_script(tmp_png, spec, series, data);
-  const std::string cmd = "gnuplot " + quote((dir / "plot.gp").string()) + " 2> " + quote((dir / "err.txt").string());
-  const int rc = std::system(cmd.c_str());
+  std::string dir = (fs::temp_directory_path(ec) / "liebatch-plot-XXXXXX").string();
+  if (!::mkdtemp(dir.data())) return std::string("cannot create a temporary directory: ") + std::strerror(errno);
   std::string why;
-  if (rc != 0) {
-    std::ifstream err(dir / "err.txt");
-    std::getline(err, why);
-    why = "gnuplot failed: " + why;
-  } else if (!mark_png(tmp_png)) {
-    why = "cannot write '" + png + "'";
-  } else if (std::rename(tmp_png.c_str(), png.c_str()) != 0) {
-    why = "cannot write '" + png + "'";
+  try {
+    Temporary tmp(png);  // the picture, renamed into place once drawn and marked
+    std::vector<std::string> data;
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      data.push_back(dir + "/s" + std::to_string(k) + ".dat");
+      std::ofstream d(data.back());
+      d.precision(17);
+      for (std::size_t i = 0; i < series[k].x.size(); ++i) d << series[k].x[i] << ' ' << series[k].y[i] << '\n';
+    }
+    std::ofstream(dir + "/plot.gp") << plot_script(tmp.name(), spec, series, data);
+    if (std::system(("gnuplot " + quote(dir + "/plot.gp") + " 2> " + quote(dir + "/err.txt")).c_str()) != 0) {
+      std::ifstream err(dir + "/err.txt");
+      std::getline(err, why);
+      why = "gnuplot failed: " + why;
+    } else if (!mark_png(tmp.name())) {
+      why = "cannot write '" + png + "'";
+    } else {
+      tmp.commit(png);
+    }
+  } catch (const IoError& e) {
+    why = e.what();
   }
-  if (!why.empty()) fs::remove(tmp_png, ec);
-  TempFiles::remove(tmp_png);
   fs::remove_all(dir, ec);
   return why;
 }

@@ -153,14 +153,19 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
       Node::fail(e.at("sampler"), "sobol supports at most " + std::to_string(sobol_max_dim) + " dimensions; model " + m.name() +
                                       " perturbs in " + std::to_string(us.dim) + " (use box or grid)");
     if (us.kind == SamplerKind::grid) {
+      if (us.dim > UnitSampler::max_dim)
+        Node::fail(e.at("sampler"), "grid supports at most " + std::to_string(UnitSampler::max_dim) + " dimensions; model " + m.name() +
+                                        " perturbs in " + std::to_string(us.dim) + " (use box)");
       const auto pts = e.numbers("points", std::size_t(us.dim));
-      std::size_t total = 1;
+      double total = 1;  // the product, checked against count before any cast
       for (int j = 0; j < us.dim; ++j) {
-        if (pts[j] < 1 || pts[j] != std::floor(pts[j])) Node::fail(e.at("points") + "/" + std::to_string(j), "expected an integer ≥ 1");
+        if (pts[j] < 1 || pts[j] != std::floor(pts[j]) || pts[j] > double(count))
+          Node::fail(e.at("points") + "/" + std::to_string(j), "expected an integer in [1, count = " + std::to_string(count) + "]");
         us.per_axis[j] = int(pts[j]);
-        total *= std::size_t(pts[j]);
+        total *= pts[j];
       }
-      if (total != count) Node::fail(e.at("points"), "the grid has " + std::to_string(total) + " points but count is " + std::to_string(count));
+      if (total != double(count))
+        Node::fail(e.at("points"), "the grid has " + fmt(total) + " points but count is " + std::to_string(count));
     }
     e.finish();
     st.sampler += "; " + std::to_string(count) + " members exp(xi)·y0, xi in [-" + fmt(scale) + ", " + fmt(scale) + "]^" +
@@ -265,12 +270,10 @@ nlohmann::json parse_config(const std::string& text) {
     std::set<std::string> keys;
   };
   std::vector<Open> open;
-  std::string key, duplicate;
-  const auto here = [&] {  // the path of the value being read
-    std::string p;
-    for (const auto& o : open) p += o.via;
-    if (!open.empty()) p += "/" + (open.back().array ? std::to_string(open.back().count) : key);
-    return p;
+  std::string path, key, duplicate;  // path: of the innermost open container
+  const auto here = [&] {            // the path of the value being read
+    if (open.empty() || (!open.back().array && key.empty())) return path;
+    return path + "/" + (open.back().array ? std::to_string(open.back().count) : key);
   };
   const auto element_done = [&] {
     if (!open.empty() && open.back().array) ++open.back().count;
@@ -282,13 +285,17 @@ nlohmann::json parse_config(const std::string& text) {
       case E::array_start: {
         if (open.size() >= max_depth)
           Node::fail(here(), "nested deeper than " + std::to_string(max_depth) + " levels (a config needs at most 5)");
-        std::string via = open.empty() ? "" : here().substr(here().rfind('/'));
+        std::string via = here().substr(path.size());
+        path += via;
         open.push_back({std::move(via), e == E::array_start, 0, {}});
+        key.clear();
         break;
       }
       case E::object_end:
       case E::array_end:
+        path.resize(path.size() - open.back().via.size());
         open.pop_back();
+        key.clear();
         element_done();
         break;
       case E::key:

@@ -50,7 +50,8 @@ struct Study {
   RunSpec run;                       ///< method, span, stepping, section (states filled per batch)
   InitialStates init;
   std::string sampler;               ///< how the initial states were made (recorded)
-  std::vector<std::string> inputs;   ///< files read besides the config (a states file): never an output
+  std::vector<std::string> inputs;   ///< files read (the config, a states file): never an output
+  std::vector<std::string> outputs;  ///< files written (the HDF5 file, a CSV or PNG beside it)
   bool plot = true;
   bool samples_given = false;        ///< "outputs/samples" was in the config
   int plot_x = -1, plot_y = -1;      ///< poincare: state components on the axes (-1: default)

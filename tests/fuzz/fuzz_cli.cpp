@@ -5,7 +5,8 @@
 // AddressSanitizer and UndefinedBehaviorSanitizer. Every execution must:
 //   - end with a documented exit status, 0 to 4 (no signal, no sanitizer report, no leak);
 //   - leave no temporary file, and no output file after a failure (status 2, 3 or 4);
-//   - leave its inputs (the config, a states file) byte for byte as they were.
+//   - leave its inputs (the config, a states file) byte for byte as they were, and files already at
+//     its output paths too: someone else's (unless --force), read-only ones and links' targets.
 // An execution still running after the time limit is stopped with SIGTERM, as a user would, and
 // counted, not failed (a valid config may ask for a long run); it must still remove its
 // temporary files, and one that ignores SIGTERM for 5 s fails.
@@ -59,7 +60,8 @@ const std::vector<std::string> keys = {
     "max_steps", "initial", "state", "states", "file", "normalize", "tolerance", "ensemble", "count", "sampler", "seed",
     "scale", "points", "energy", "outputs", "samples", "plot", "section", "type", "component", "value", "direction",
     "condition", "less_than", "greater_than", "max_hits", "period", "converge", "methods", "steps", "factor", "reference",
-    "kind", "validate", "against", "bound", "N", "inertia", "mass", "gravity", "com", "lengths", "masses", "bogus"};
+    "kind", "validate", "against", "bound", "N", "inertia", "mass", "gravity", "com", "lengths", "masses", "bogus", "", "a/b",
+    "~1"};
 const std::vector<std::string> words = {
     "heavy_top", "free_rigid_body", "rigid_body_attitude", "heavy_top_spatial", "pendulum_chain", "quadrotor_load", "lorenz",
     "rkmk4", "rkmk54", "cf4", "lie_euler", "bruls_cardona", "paper", "box", "sobol", "grid", "hyperplane", "stroboscopic",
@@ -250,7 +252,22 @@ int main(int argc, char** argv) {
     }
 
     const std::vector<std::string> outputs = {"out.h5", "out.csv", "out.png", "states.h5", "states.csv", "states.png"};
-    for (const auto& f : outputs) fs::remove(f);
+    for (const auto& f : outputs) {
+      std::error_code ec;
+      fs::permissions(f, fs::perms::owner_all, fs::perm_options::add, ec);
+      fs::remove(f, ec);
+    }
+    // Half the time a file is already at an output path: someone else's, read-only, or a link.
+    const std::string pre = pick(r, 2) ? "" : any(r, std::vector<std::string>{"out.h5", "out.csv", "out.png"});
+    const std::size_t pre_kind = pick(r, 3);  // 0 someone else's, 1 read-only, 2 a link to victim.txt
+    const std::string theirs = "someone else's file";
+    std::ofstream("victim.txt") << theirs;
+    if (!pre.empty()) {
+      if (pre_kind == 2) fs::create_symlink("victim.txt", pre);
+      else std::ofstream(pre) << theirs;
+      if (pre_kind == 1) fs::permissions(pre, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    }
+    const bool force = std::find(args.begin(), args.end(), "--force") != args.end();
     const Outcome o = execute(args, 5);
     std::string why;
     if (o.timed_out) ++timeouts;
@@ -260,10 +277,14 @@ int main(int argc, char** argv) {
     if (!o.timed_out) ++statuses[o.status];
     if (slurp("config.json") != text) why += (why.empty() ? "" : "; ") + std::string("the config was changed");
     if (slurp("states.txt") != states) why += (why.empty() ? "" : "; ") + std::string("the states file was changed");
+    if (slurp("victim.txt") != theirs) why += (why.empty() ? "" : "; ") + std::string("a link's target was written");
+    if (!pre.empty() && (pre_kind == 2 ? !fs::is_symlink(pre) : (pre_kind == 1 || !force) && slurp(pre) != theirs))
+      why += (why.empty() ? "" : "; ") + pre + (pre_kind == 1 ? " (read-only)" : pre_kind == 2 ? " (a link)" : " (someone else's)") +
+             " was replaced";
     for (const auto& e : fs::directory_iterator(".")) {
       const std::string f = e.path().filename().string();
       const bool output = std::find(outputs.begin(), outputs.end(), f) != outputs.end();
-      if (f.find(".tmp-") != std::string::npos || (output && o.status >= 2 && !o.timed_out))
+      if (f.find(".tmp-") != std::string::npos || (output && f != pre && o.status >= 2 && !o.timed_out))
         why += (why.empty() ? "" : "; ") + std::string("left ") + f;
       if (f.find(".tmp-") != std::string::npos) fs::remove_all(e.path());
     }
@@ -283,5 +304,6 @@ int main(int argc, char** argv) {
   for (const auto& [s, n] : statuses) std::cout << " " << s << ": " << n;
   std::cout << "; stopped at the time limit: " << timeouts << "\n"
             << "fuzz: " << (done - failures) << " passed, " << failures << " failed\n";
-  return failures == 0 && done > 0 ? 0 : 1;
+  if (done < executions / 4) std::cout << "fuzz_cli: too few executions in the time allowed to count as a run\n";
+  return failures == 0 && done >= executions / 4 ? 0 : 1;
 }
