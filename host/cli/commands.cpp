@@ -31,9 +31,7 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 std::string read_text(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw IoError("cannot read config '" + echo(path) + "': it is a directory");
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) throw IoError("cannot read config '" + echo(path) + "': not a regular file");
+  if (const std::string why = unreadable(path); !why.empty()) throw IoError("cannot read config '" + echo(path) + "': " + why);
   std::ifstream in(path);
   if (!in) throw IoError("cannot read config '" + echo(path) + "': " + std::strerror(errno));
   std::stringstream s;

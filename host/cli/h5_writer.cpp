@@ -39,6 +39,13 @@ void h5_setup() {
   (void)done;
 }
 
+std::string unreadable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) return "not a regular file";
+  return "";
+}
+
 namespace {
 void register_temporary(const std::string& path) {
   static const bool installed = [] {

@@ -14,6 +14,10 @@ struct IoError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Why `path` cannot be read as a file ("it is a directory", "not a regular file": a device
+/// would be read without end), or "" (a missing file is left to the open, which says why).
+std::string unreadable(const std::string& path);
+
 /// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way), created
 /// exclusively, so no existing file is ever truncated; removed by the destructor, or when SIGINT,
 /// SIGTERM or SIGHUP ends the process, unless renamed into place by commit().

@@ -52,10 +52,7 @@ std::vector<double> state_of(const nlohmann::json& v, const std::string& path, i
 
 /// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments.
 std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw IoError("config " + path + ": cannot read '" + echo(file) + "': it is a directory");
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
-    throw IoError("config " + path + ": cannot read '" + echo(file) + "': not a regular file");
+  if (const std::string why = unreadable(file); !why.empty()) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + why);
   std::ifstream in(file);
   if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
   std::vector<std::vector<double>> r;
