@@ -11,7 +11,7 @@
 #include <liebatch/models/lorenz.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
 
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 #include "timing.hpp"
 
 namespace {

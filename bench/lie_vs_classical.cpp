@@ -18,7 +18,7 @@
 #include <liebatch/models/heavy_top.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
 
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 
 namespace {
 

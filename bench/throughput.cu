@@ -16,9 +16,9 @@
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/heavy_top.hpp>
 
-#include "../cuda/ensemble.cuh"
-#include "../host/device.hpp"
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cuda.cuh>
+#include <liebatch/ensemble/device.hpp>
+#include <liebatch/ensemble/cpu.hpp>
 #include "device_peak.cuh"
 #include "timing.hpp"
 

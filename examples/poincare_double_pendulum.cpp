@@ -19,8 +19,8 @@
 #include <liebatch/models/pendulum_chain.hpp>
 #include <liebatch/sampling/energy_level.hpp>
 
-#include "../host/run_cpu.hpp"
-#include "../host/sampling.hpp"
+#include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/ensemble/sampling.hpp>
 
 using Chain = lb::PendulumChain<double, 2>;
 using Y = Chain::point;

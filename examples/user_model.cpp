@@ -9,7 +9,7 @@
 
 #include <liebatch/liebatch.hpp>
 
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 
 struct Gyrostat {
   using space = lb::CoadjointSO3<double>;

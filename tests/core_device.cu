@@ -1,8 +1,8 @@
 // The core cases compiled for the device: one thread per case.
 #include <cuda_runtime.h>
 
-#include "../cuda/check.cuh"
-#include "../host/device.hpp"
+#include <liebatch/ensemble/cuda_check.cuh>
+#include <liebatch/ensemble/device.hpp>
 #include "core_device.hpp"
 
 namespace lbtest {

@@ -1,5 +1,5 @@
 // Stand-in for core_device.cu in a build without CUDA: the device checks skip, saying why.
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "core_device.hpp"
 
 namespace lbtest {

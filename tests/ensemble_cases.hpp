@@ -1,6 +1,6 @@
 // The comparison behind every CPU-vs-GPU case, through a backend B of run_batched: CUDA
-// (ensemble_gpu_*.cu) or the host emulation of the GPU path (test_ensemble_emulated.cpp), which
-// runs the same code with the same compiler as the CPU path and so must agree with it bitwise.
+// (ensemble_gpu_*.cu) or the CPU backend in one thread with a small memory
+// (test_ensemble_emulated.cpp), which must agree with run_cpu bitwise.
 // The GPU runs the same advance() as the CPU, so
 // results differ only by floating-point contraction (nvcc fuses a·b + c into FMAs, g++ on x86-64
 // without -mfma does not) and by the last ulp of sin/cos/sqrt. Each step perturbs the state by at
@@ -14,8 +14,8 @@
 #include <cmath>
 #include <limits>
 
-#include "../cuda/ensemble_run.hpp"
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/engine.hpp>
+#include <liebatch/ensemble/cpu.hpp>
 #include "ensemble_gpu.hpp"
 #include "ensembles.hpp"
 #include "problems.hpp"
@@ -56,7 +56,7 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
   o.adaptive = adaptive;
   o.samples_per_chunk = 2;  // several launches per run
   const auto cpu = lb::run_cpu<Method>(e, o);
-  const auto gpu = lb::cuda::run_batched<B, Method>(e, o);
+  const auto gpu = lb::run_batched<B, Method>(e, o);
   Comparison r;
   r.device = gpu.device;
   const double eps = std::numeric_limits<double>::epsilon();

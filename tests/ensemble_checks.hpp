@@ -1,13 +1,13 @@
 // The GPU path's structural checks, through a backend B of run_batched (CUDA in ensemble_gpu.cu,
-// the host emulation in test_ensemble_emulated.cpp). Each returns "" when all holds, else what
+// the CPU backend with small memories in test_ensemble_emulated.cpp). Each returns "" when all holds, else what
 // failed.
 #pragma once
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include "../cuda/ensemble_run.hpp"
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/engine.hpp>
+#include <liebatch/ensemble/cpu.hpp>
 #include "ensembles.hpp"
 
 namespace lbtest {
@@ -23,7 +23,7 @@ template <class B> std::string sections_check() {
   const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
   const auto cpu = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
   o.gpu_batch = 128;
-  const auto gpu = lb::cuda::run_batched<B, lb::methods::rkmk54>(e, o, plane);
+  const auto gpu = lb::run_batched<B, lb::methods::rkmk54>(e, o, plane);
   if (cpu.hit_member != gpu.hit_member || cpu.hit_index != gpu.hit_index) {
     return "CPU and GPU record different crossings (" + std::to_string(cpu.hit_t.size()) + " vs " +
            std::to_string(gpu.hit_t.size()) + ")";
@@ -44,10 +44,10 @@ template <class B> std::string structure_check() {
   for (std::size_t i = 5; i < e.size; i += 100) e.y0[2 * e.size + i] = nan;  // 1 % poisoned
   lb::RunOptions o;
   o.adaptive = true;
-  const auto whole = lb::cuda::run_batched<B, M>(e, o);
+  const auto whole = lb::run_batched<B, M>(e, o);
   o.gpu_batch = 700;  // five batches, the last one short
   o.samples_per_chunk = 1;
-  const auto split = lb::cuda::run_batched<B, M>(e, o);
+  const auto split = lb::run_batched<B, M>(e, o);
   if (const std::string field = difference(whole, split); !field.empty()) {
     return "batched and chunked GPU run differs from the single-launch run in " + field;
   }

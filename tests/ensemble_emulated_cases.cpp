@@ -1,4 +1,4 @@
-// The CPU-vs-GPU cases of ensemble_cases.hpp through the host emulation of the GPU path.
+// The CPU-vs-GPU cases of ensemble_cases.hpp on the CPU backend with one thread (host_backend.hpp).
 #include "ensemble_cases.hpp"
 #include "host_backend.hpp"
 

@@ -1,6 +1,6 @@
 // The list of CPU-vs-GPU cases, and the structural checks (batches, chunks, poisoned members,
 // section crossings) on the GPU.
-#include "../cuda/ensemble.cuh"
+#include <liebatch/ensemble/cuda.cuh>
 #include "ensemble_checks.hpp"
 #include "ensemble_gpu.hpp"
 

@@ -1,6 +1,6 @@
 // CPU-vs-GPU cases for the QuadrotorLoad problem (a 42-dimensional state, a time-dependent
 // controller evaluated at every stage), every method.
-#include "../cuda/ensemble.cuh"
+#include <liebatch/ensemble/cuda.cuh>
 #include "ensemble_cases.hpp"
 
 namespace lbtest {

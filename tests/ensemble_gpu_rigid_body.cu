@@ -1,5 +1,5 @@
 // CPU-vs-GPU cases for the RigidBody problem, every method.
-#include "../cuda/ensemble.cuh"
+#include <liebatch/ensemble/cuda.cuh>
 #include "ensemble_cases.hpp"
 
 namespace lbtest {

@@ -8,7 +8,7 @@
 
 #include <liebatch/models/pendulum_chain.hpp>
 
-#include "../host/ensemble.hpp"
+#include <liebatch/ensemble/ensemble.hpp>
 #include "problems.hpp"
 
 namespace lbtest {

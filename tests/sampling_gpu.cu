@@ -4,7 +4,7 @@
 
 #include <liebatch/sampling/unit_sampler.hpp>
 
-#include "../cuda/check.cuh"
+#include <liebatch/ensemble/cuda_check.cuh>
 #include "sampling_gpu.hpp"
 
 namespace lbtest {

@@ -1,5 +1,5 @@
-// Ensemble statistics through a backend B of cuda/statistics_run.hpp against the CPU's
-// (host/statistics.hpp) on the same random outputs: CUDA in statistics_gpu.cu, the host
+// Ensemble statistics through a backend B of ensemble/statistics_batched.hpp against the
+// CPU's (ensemble/statistics.hpp) on the same random outputs: CUDA in statistics_gpu.cu, the host
 // emulation in test_ensemble_emulated.cpp.
 #pragma once
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../cuda/statistics_run.hpp"
+#include <liebatch/ensemble/statistics_batched.hpp>
 #include "statistics_gpu.hpp"
 
 namespace lbtest {
@@ -86,7 +86,7 @@ template <class B, class T> std::string check(double offset, StatisticsCompariso
   const auto out = random_output<T>(100000, offset, 17);
   const std::vector<lb::Binning> binning = {lb::Binning{12}, lb::Binning{9, 10 * offset - 25, 10 * offset + 25}};
   const auto cpu = lb::statistics(out, binning);
-  const auto gpu = lb::cuda::statistics_on<B>(out, binning);
+  const auto gpu = lb::engine::statistics_on<B>(out, binning);
   for (std::size_t c = 0; c < 8; ++c) {
     const auto& sc = c < 6 ? cpu.at[c] : cpu.hits[c - 6];
     const auto& sg = c < 6 ? gpu.at[c] : gpu.hits[c - 6];
@@ -103,7 +103,7 @@ template <class B, class T> std::string check(double offset, StatisticsCompariso
 
 /// Random outputs (float and double; offsets 0 and 1e8; NaN, ±inf, failed members, section
 /// records; data and fixed ranges) reduced through B and by lb::statistics: counts, extremes,
-/// ranges and histograms equal, means and variances within the bound of cuda/statistics_run.hpp.
+/// ranges and histograms equal, means and variances within the bound of ensemble/statistics_batched.hpp.
 template <class B> StatisticsComparison statistics_check() {
   StatisticsComparison r;
   for (double offset : {0.0, 1e8}) {

@@ -1,6 +1,6 @@
 // GPU statistics against the CPU's: random outputs reduced by lb::cuda::statistics_gpu and by
 // lb::statistics, compared column by column (statistics_checks.hpp).
-#include "../cuda/statistics.cuh"
+#include <liebatch/ensemble/statistics.cuh>
 #include "statistics_checks.hpp"
 
 namespace lbtest {

@@ -1,4 +1,4 @@
-// GPU statistics (cuda/statistics.cuh) against the CPU's (host/statistics.hpp) on the same data,
+// GPU statistics (ensemble/statistics.cuh) against the CPU's (ensemble/statistics.hpp) on the same data,
 // implemented in statistics_gpu.cu when liebatch is built with CUDA (statistics_gpu_none.cpp
 // otherwise).
 #pragma once
@@ -16,7 +16,7 @@ struct StatisticsComparison {
 
 /// Random outputs (float and double; offsets 0 and 1e8; NaN, ±inf, failed members, section
 /// records; data and fixed ranges) reduced on GPU and CPU: counts, extremes, ranges and histograms
-/// equal, means and variances within the bound stated in cuda/statistics.cuh.
+/// equal, means and variances within the bound stated in ensemble/statistics_batched.hpp.
 StatisticsComparison gpu_statistics_check();
 
 }  // namespace lbtest

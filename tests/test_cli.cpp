@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli_run.hpp"
-#include "host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 
 namespace {
 

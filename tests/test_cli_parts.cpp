@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
-#include "host/cli/order_fit.hpp"
-#include "host/cli/output_files.hpp"
-#include "host/cli/plot.hpp"
+#include "cli/order_fit.hpp"
+#include "cli/output_files.hpp"
+#include "cli/plot.hpp"
 
 namespace {
 

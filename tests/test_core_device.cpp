@@ -2,7 +2,7 @@
 // same bounds. Skips, saying why, where no device (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "core_device.hpp"
 #include "core_reference.hpp"
 

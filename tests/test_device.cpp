@@ -2,7 +2,7 @@
 // GPU that cannot run is an error that says why.
 #include <gtest/gtest.h>
 
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 
 TEST(Device, ChoiceIsReportedAndAForcedGpuFailsClearly) {
   const std::string why = lb::gpu_unavailable_reason();

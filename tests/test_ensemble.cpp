@@ -6,7 +6,7 @@
 #include <cstring>
 #include <limits>
 
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 #include "ensembles.hpp"
 
 namespace {

@@ -1,7 +1,8 @@
-// The GPU path's host side (cuda/ensemble_run.hpp: batches, chunks, structure-of-arrays buffers,
-// hit compaction, copies back), its per-thread bodies (cuda/ensemble_kernels.hpp) and the device
-// statistics (cuda/statistics_run.hpp), run on the host through tests/host_backend.hpp. Same code and compiler as run_cpu, so every result must be
-// bitwise run_cpu's. This runs in every build; the device itself is checked by test_ensemble_gpu.
+// The engine as the GPU drives it (ensemble/engine.hpp: batches sized by memory, chunks,
+// structure-of-arrays buffers, hit compaction, copies back; ensemble/statistics_batched.hpp: the
+// device statistics), on the CPU backend with one thread and small memories (host_backend.hpp):
+// every result must be bitwise run_cpu's with all threads and one batch. This runs in every build;
+// the device itself is checked by test_ensemble_gpu.
 #include <gtest/gtest.h>
 
 #include <liebatch/models/lorenz.hpp>
@@ -44,7 +45,7 @@ TEST(EnsembleEmulatedGpu, BatchesChunksAndPoisonedMembers) { EXPECT_EQ(lbtest::s
 
 TEST(EnsembleEmulatedGpu, SectionCrossingsMatchTheCpu) { EXPECT_EQ(lbtest::sections_check<HostBackend>(), ""); }
 
-// The device statistics (cuda/statistics_run.hpp: two-pass moments by reduction, the binning
+// The device statistics (ensemble/statistics_batched.hpp: two-pass moments by reduction, the binning
 // body) against lb::statistics: exact fields equal, moments within their stated bound.
 TEST(EnsembleEmulatedGpu, StatisticsAgreeWithTheCpu) {
   const lbtest::StatisticsComparison r = lbtest::statistics_check<HostBackend>();
@@ -65,7 +66,7 @@ TEST(EnsembleEmulatedGpu, MemorySizedBatchesEqualTheCpuBitwise) {
   const DeviceMemory small(1 << 16);
   HostBackend::batches = 0;
   const auto started = std::chrono::steady_clock::now();
-  const auto gpu = lb::cuda::run_batched<HostBackend, M>(e, o);
+  const auto gpu = lb::run_batched<HostBackend, M>(e, o);
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const auto cpu = lb::run_cpu<M>(e, o);
   EXPECT_EQ(difference(cpu, gpu), "");
@@ -90,7 +91,7 @@ TEST(EnsembleEmulatedGpu, FloatEqualsTheCpuBitwise) {
   lb::RunOptions o;
   o.gpu_batch = 128;
   o.samples_per_chunk = 2;
-  EXPECT_EQ(difference(lb::run_cpu<lb::methods::rkmk4>(e, o), lb::cuda::run_batched<HostBackend, lb::methods::rkmk4>(e, o)), "");
+  EXPECT_EQ(difference(lb::run_cpu<lb::methods::rkmk4>(e, o), lb::run_batched<HostBackend, lb::methods::rkmk4>(e, o)), "");
   auto top = lbtest::heavy_top_ensemble(300);
   lb::Ensemble<lb::HeavyTop<float>> f;
   f.size = top.size;
@@ -99,7 +100,7 @@ TEST(EnsembleEmulatedGpu, FloatEqualsTheCpuBitwise) {
   f.control.v[0].atol = f.control.v[0].rtol = 1e-5f;
   f.samples = 3;
   o.adaptive = true;
-  EXPECT_EQ(difference(lb::run_cpu<lb::methods::rkmk54>(f, o), lb::cuda::run_batched<HostBackend, lb::methods::rkmk54>(f, o)), "");
+  EXPECT_EQ(difference(lb::run_cpu<lb::methods::rkmk54>(f, o), lb::run_batched<HostBackend, lb::methods::rkmk54>(f, o)), "");
 }
 
 // More crossings per chunk than slots: the same records as run_cpu, the same lost counts, none
@@ -114,7 +115,7 @@ TEST(EnsembleEmulatedGpu, HitOverflowIsCountedLikeTheCpu) {
   o.progress = [&](double done) { progress.push_back(done); };
   o.gpu_batch = 16;  // four batches, the last one short
   const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
-  const auto gpu = lb::cuda::run_batched<HostBackend, lb::methods::rkmk4>(e, o, plane);
+  const auto gpu = lb::run_batched<HostBackend, lb::methods::rkmk4>(e, o, plane);
   const std::vector<double> reported = progress;
   const auto cpu = lb::run_cpu<lb::methods::rkmk4>(e, o, plane);
   EXPECT_EQ(difference(cpu, gpu), "");

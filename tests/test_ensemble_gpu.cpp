@@ -2,7 +2,7 @@
 // in ensemble_cases.hpp. Skips, saying why, where no GPU (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "ensemble_gpu.hpp"
 
 namespace {

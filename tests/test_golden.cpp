@@ -22,7 +22,7 @@
 #include "ensembles.hpp"
 #include "golden_hash.hpp"
 #include "problems.hpp"
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 
 namespace {
 

@@ -2,7 +2,7 @@
 // where no GPU (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "sampling_gpu.hpp"
 
 namespace {

@@ -208,7 +208,7 @@ TEST(Sections, StroboscopicHitsAreExactInTimeAndFollowTheClosedForm) {
 
 }  // namespace
 
-#include "../host/run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 #include "ensembles.hpp"
 
 namespace {

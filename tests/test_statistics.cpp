@@ -1,4 +1,4 @@
-// Ensemble statistics on the CPU (host/statistics.hpp): moments against a quad-precision two-pass
+// Ensemble statistics on the CPU (ensemble/statistics.hpp): moments against a quad-precision two-pass
 // computation, far from zero too (where Σx² − n x̄² fails); histograms against direct counts; NaN,
 // out-of-range values and failed members accounted for; bitwise independence of thread count and
 // member order; and a pendulum ensemble whose mean energy is conserved, at output times and at
@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "../host/run_cpu.hpp"
-#include "../host/statistics.hpp"
+#include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/ensemble/statistics.hpp>
 #include "ensembles.hpp"
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
@@ -46,7 +46,7 @@ Reference reference(const std::vector<double>& x) {
   return {double(m), double(v2 / (n - 1)), double(a / n), double(b / n)};
 }
 
-/// The bound of host/statistics.hpp for the CPU's sums, plus the rounding of the reference to double.
+/// The bound of ensemble/statistics.hpp for the CPU's sums, plus the rounding of the reference to double.
 lb::MomentBound tolerance(const Reference& r, long n) {
   const double u = std::numeric_limits<double>::epsilon() / 2;
   const auto b = lb::moment_error_bound(n, lb::pairwise_depth(n), r.mean, r.var, r.abs_mean, r.abs_dev);

@@ -1,8 +1,8 @@
 // Ensemble statistics on the GPU against the CPU's on the same data, held to the bound stated in
-// cuda/statistics.cuh. Skips, saying why, where no GPU (or no CUDA build) exists.
+// ensemble/statistics.cuh. Skips, saying why, where no GPU (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
-#include "../host/device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "statistics_gpu.hpp"
 
 namespace {

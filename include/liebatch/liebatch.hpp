@@ -3,7 +3,7 @@
 #include "coadjoint.hpp"
 #include "dexpinv_series.hpp"
 #include "group_space.hpp"
-#include "methods/integrate.hpp"
+#include "trajectory/integrate.hpp"
 #include "methods/methods.hpp"
 #include "product.hpp"
 #include "se3.hpp"

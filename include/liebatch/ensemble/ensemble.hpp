@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <liebatch/ensemble/observables.hpp>
-#include <liebatch/ensemble/trajectory.hpp>
+#include "../trajectory/observables.hpp"
+#include "../trajectory/trajectory.hpp"
 
 namespace lb {
 
@@ -29,19 +29,20 @@ template <class V> struct PerMember {
 };
 
 /// An ensemble: initial states, time spans, step control and model parameters per member.
-template <class Model> struct Ensemble {
-  using model_type = Model;
-  using space = typename Model::space;
+template <Model M>
+struct Ensemble {
+  using model_type = M;
+  using space = typename M::space;
   using T = typename space::scalar;
   static constexpr int dim = space::dim;
-  static constexpr int nobs = observable_count<Model>();
+  static constexpr int nobs = observable_count<M>();
 
   std::size_t size = 0;
   std::vector<T> y0;            ///< initial states, y0[d·size + i]
   PerMember<T> t0{{T(0)}};      ///< start times
   PerMember<T> t1{{T(1)}};      ///< end times
   PerMember<StepControl<T>> control{{StepControl<T>{}}};
-  PerMember<Model> model;       ///< parameters
+  PerMember<M> model;       ///< parameters
   int samples = 0;              ///< output grid points per member, t₀ and t₁ included (0: final state only)
   int max_hits = 16;            ///< section crossings kept per member and chunk; more are counted as lost
 

@@ -8,8 +8,11 @@
 // one); Conditioned adds an extra condition on the hit; Stroboscopic sections are exact in time.
 // Derivations: docs/ensembles.md §1.
 #pragma once
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 
+#include "../model.hpp"
 #include "../scalar.hpp"
 
 namespace lb {
@@ -49,6 +52,27 @@ template <class T> LB_HD T default_hit_tol() {
 
 /// No section: advance() records no crossings.
 struct NoSection {};
+
+/// Sections given by times rather than by zeros of s: NoSection, and Stroboscopic (`t0`, `period`).
+template <class S>
+inline constexpr bool timed_section = std::same_as<S, NoSection> || requires(const S& s) { s.t0 + s.period; };
+
+/// A level set s(t, y) = 0 of model M's states: s, its rate ṡ(t, y, F) given the state's
+/// derivative F in embedding coordinates, and the `direction` of crossings that count (Hyperplane,
+/// Conditioned, a user's).
+template <class S, class M>
+concept LevelSetFor = requires(const S& s, typename M::space::scalar t, const typename M::space::point& y) {
+  { s(t, y) } -> std::convertible_to<typename M::space::scalar>;
+  { s.rate(t, y, y) } -> std::convertible_to<typename M::space::scalar>;
+  { s.direction } -> std::convertible_to<Crossing>;
+};
+
+/// A section of model M's trajectories: a timed one or a level set, copied to every member by value
+/// (so trivially copyable). Written as one conjunction, so that a broken level set is reported by
+/// the requirement it misses.
+template <class S, class M>
+concept SectionFor = Model<M> && std::is_trivially_copyable_v<S> &&
+                     LevelSetFor<std::conditional_t<timed_section<S>, Hyperplane<typename M::space::scalar>, S>, M>;
 
 namespace detail {
 template <class Section, class T, class P> LB_HD bool accepted(const Section& sec, T t, const P& y) {

@@ -14,7 +14,7 @@
 #include <limits>
 #include <sstream>
 
-#include "../device.hpp"
+#include <liebatch/ensemble/device.hpp>
 #include "gpu_run.hpp"
 #include "h5_writer.hpp"
 #include "order_fit.hpp"

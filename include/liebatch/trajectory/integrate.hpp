@@ -1,8 +1,8 @@
 // Single-trajectory drivers: the one-member case of the ensemble stepping in
-// ensemble/trajectory.hpp (fixed steps landing on t_end; adaptive steps with an embedded pair,
+// trajectory.hpp (fixed steps landing on t_end; adaptive steps with an embedded pair,
 // [CCLMO22] eq. (33); docs/methods.md §6). Every exit carries a Status.
 #pragma once
-#include "../ensemble/trajectory.hpp"
+#include "trajectory.hpp"
 
 namespace lb {
 
@@ -19,6 +19,7 @@ template <class P> LB_HD Outcome<P> outcome(const Trajectory<P>& s) { return {s.
 
 /// Fixed step h from t0 to t1: steps at t0 + k h, the last one shortened to end exactly at t1.
 template <class Method, class Model>
+  requires MethodFor<Method, Model>
 LB_HD Outcome<typename Model::space::point> integrate_fixed(const Model& model, typename Model::space::scalar t0,
                                                             typename Model::space::scalar t1,
                                                             const typename Model::space::point& y0,
@@ -37,6 +38,7 @@ LB_HD Outcome<typename Model::space::point> integrate_fixed(const Model& model, 
 /// attempt is h·clamp(θ e^{−1/(p̂+1)}, shrink, grow) (no growth after a rejection). Non-finite
 /// trials and singular dexp⁻¹ stages count as rejections with the largest shrink.
 template <class Method, class Model>
+  requires MethodFor<Method, Model>
 LB_HD Outcome<typename Model::space::point> integrate_adaptive(const Model& model, typename Model::space::scalar t0,
                                                                typename Model::space::scalar t1,
                                                                const typename Model::space::point& y0,

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../run_cpu.hpp"
+#include <liebatch/ensemble/cpu.hpp>
 #include "gpu_run.hpp"
 #include "methods.hpp"
 #include "spec.hpp"

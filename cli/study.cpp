@@ -13,7 +13,7 @@
 
 #include <liebatch/sampling/unit_sampler.hpp>
 
-#include "../sampling.hpp"
+#include <liebatch/ensemble/sampling.hpp>
 #include "h5_writer.hpp"
 
 namespace lb::cli {

@@ -1,9 +1,8 @@
-// The GPU ensemble path: one trajectory per thread, its state in registers for a whole chunk of
-// time, structure-of-arrays global memory (coalesced), launched chunk by chunk so the host can
-// report progress and sample buffers stay bounded, and split into batches that fit the device.
-// The stepping is advance() of ensemble/trajectory.hpp, the code the CPU path runs; the bodies are
-// in ensemble_kernels.hpp, the batching and chunking in ensemble_run.hpp, and this file gives them
-// CUDA: Thrust device vectors, the kernel launches, the scan and the reduction.
+// The engine's CUDA backend: one trajectory per thread, its state in registers for a whole chunk of
+// time, structure-of-arrays global memory (coalesced). The stepping is advance() of
+// trajectory/trajectory.hpp, the bodies are members.hpp's and the batching and chunking
+// engine.hpp's, as on the CPU; this file gives them CUDA: Thrust device vectors, the kernel
+// launches, the scan and the reduction. Include from a .cu file.
 #pragma once
 #include <cuda_runtime.h>
 #include <thrust/copy.h>
@@ -20,8 +19,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "check.cuh"
-#include "ensemble_run.hpp"
+#include "cuda_check.cuh"
+#include "engine.hpp"
 
 namespace lb::cuda {
 
@@ -60,21 +59,25 @@ template <class Body> __global__ void for_each_member(std::size_t n, Body body) 
   if (i < n) body(i);
 }
 
-/// The backend of run_batched (ensemble_run.hpp) on a CUDA device.
+/// The engine's backend (backend.hpp) on the current CUDA device.
 struct CudaBackend {
+  CudaBackend() = default;
+  explicit CudaBackend(const RunOptions&) {}
   template <class V> using vector = thrust::device_vector<V, QuietDeviceAllocator<V>>;
   template <class V> static V* raw(vector<V>& v) { return thrust::raw_pointer_cast(v.data()); }
   template <class In, class Out> static void copy(In first, In last, Out out) { thrust::copy(first, last, out); }
   template <class V> static void fill(vector<V>& v, V x) { thrust::fill(v.begin(), v.end(), x); }
   static void kept_offsets(const vector<long>& found, vector<long>& offset, long slots) {
-    thrust::transform_exclusive_scan(found.begin(), found.end(), offset.begin(), KeptHits{slots}, 0L, thrust::plus<long>());
+    thrust::transform_exclusive_scan(found.begin(), found.end(), offset.begin(), engine::KeptHits{slots}, 0L, thrust::plus<long>());
   }
   static double sum(const vector<double>& v) { return thrust::reduce(thrust::device, v.begin(), v.end(), 0.0); }
   template <class F, class R, class Combine> static R transform_reduce(std::size_t n, F f, R init, Combine combine) {
     const thrust::counting_iterator<std::size_t> first(0);
     return thrust::transform_reduce(thrust::device, first, first + n, f, init, combine);
   }
-  template <class Body> static void launch(std::size_t n, const Body& body, const char* what) {
+  /// body(i) on thread i; no progress within a launch (tick is not called).
+  template <class Body, class Tick = void (*)(std::size_t)>
+  static void launch(std::size_t n, const Body& body, const char* what, Tick&& = nullptr) {
     if (n == 0) return;  // a grid of no blocks is a launch error
     const unsigned block = 128, grid = unsigned((n + block - 1) / block);
     for_each_member<Body><<<grid, block>>>(n, body);
@@ -88,14 +91,16 @@ struct CudaBackend {
   }
   static std::string name() { return "gpu, " + device_name(); }
 };
+static_assert(Backend<CudaBackend>);
 
 /// Integrates every member of e with Method on the GPU; with a section, records its crossings
 /// (at most e.max_hits per member and chunk, compacted into records each chunk). Throws
 /// std::invalid_argument for bad input and std::runtime_error for CUDA failures, naming the call.
 template <class Method, class Model, class Section = NoSection>
+  requires MethodFor<Method, Model> && SectionFor<Section, Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_gpu(const Ensemble<Model>& e, const RunOptions& opt,
                                                     const Section& section = {}) {
-  return run_batched<CudaBackend, Method>(e, opt, section);
+  return lb::run_batched<CudaBackend, Method>(e, opt, section);
 }
 
 }  // namespace lb::cuda

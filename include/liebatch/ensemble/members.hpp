@@ -1,13 +1,13 @@
-// What each GPU thread does, one member per thread: the views of structure-of-arrays buffers and
-// the per-member bodies of the ensemble kernels. Plain LB_HD code with no CUDA headers, so the
-// host can run the same bodies over every index (tests/host_backend.hpp) where no GPU exists.
+// What the engine does for one member (a GPU thread, or one iteration of a CPU thread's loop): the
+// views of structure-of-arrays buffers and the per-member bodies. Plain LB_HD code with no CUDA
+// headers, so that both backends run these bodies, and nothing else, per member.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "../host/ensemble.hpp"
+#include "ensemble.hpp"
 
-namespace lb::cuda {
+namespace lb::engine {
 
 /// A per-member input on the device: one shared value passed by value, or one per member.
 template <class V> struct MemberView {
@@ -157,4 +157,4 @@ template <class T> struct DoneMember {
   }
 };
 
-}  // namespace lb::cuda
+}  // namespace lb::engine

@@ -1,6 +1,6 @@
 // Ensemble statistics of observables on the CPU: per output time and observable, and over the
 // section records, the count, mean, unbiased variance, extremes and a histogram of the values of
-// the members that ended ok. cuda/statistics.cuh computes the same on the device.
+// the members that ended ok. statistics.cuh computes the same on a CUDA device.
 //
 // Every value offered is accounted for: count + nan + failed = values offered (members, or
 // records), and Σ bins + under + over = count. Values are converted to double.
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "ensemble.hpp"
-#include "run_cpu.hpp"
+#include "cpu.hpp"
 
 namespace lb {
 

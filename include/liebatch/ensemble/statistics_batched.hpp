@@ -1,12 +1,12 @@
-// Ensemble statistics on the device: what lb::statistics (host/statistics.hpp) computes on the CPU
+// Ensemble statistics on the device: what lb::statistics (statistics.hpp) computes on the CPU
 // — per output time and observable, and over the section records, the count, mean, unbiased
 // variance, extremes and histogram of the values of the members that ended ok — from arrays that
-// live on the device. Written against a backend B of run_batched (ensemble_run.hpp) that also
+// live on the device. Written against an engine backend B (backend.hpp) that also
 // provides transform_reduce(n, f, init, combine) over the indices 0 … n−1: CUDA with Thrust
-// (statistics.cuh) or the host emulation of the tests.
+// (statistics.cuh) or the CPU backend (cpu.hpp).
 //
-// Moments: the corrected two-pass formulas of host/statistics.hpp, the sums Σx, Σ(x − m₀) and
-// Σ(x − m₀)² done by B::transform_reduce. (Two passes rather than one reduction of (count,
+// Moments: the corrected two-pass formulas of statistics.hpp, the sums Σx, Σ(x − m₀) and
+// Σ(x − m₀)² done by B's transform_reduce. (Two passes rather than one reduction of (count,
 // mean, M2) pairs combined by the formula of [CGL83]: that one's error grows with the offset |x̄|/σ
 // to first order in u, the corrected two-pass one only to second order.)
 //
@@ -21,17 +21,18 @@
 // Counts, extremes, the binned range and the histogram are exact and equal the CPU's: the same
 // lb::bin_index decides every bin.
 #pragma once
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include "../host/statistics.hpp"
-#include "ensemble_run.hpp"
+#include "statistics.hpp"
+#include "engine.hpp"
 
-namespace lb::cuda {
+namespace lb {
 
-/// A run's output held on the device (device pointers), laid out as in lb::EnsembleOutput.
+/// A run's output held in a backend's memory (device pointers), laid out as in lb::EnsembleOutput.
 template <class T> struct DeviceOutput {
   std::size_t size = 0;                      ///< members
   int samples = 0;                           ///< output times
@@ -42,6 +43,10 @@ template <class T> struct DeviceOutput {
   const T* hit_obs = nullptr;                ///< [record·nobs + o]
   const std::size_t* hit_member = nullptr;   ///< member of each record
 };
+
+}  // namespace lb
+
+namespace lb::engine {
 
 namespace detail {
 
@@ -136,7 +141,7 @@ LB_HD void count_one(unsigned long long* p) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(p, 1ULL);
 #else
-  ++*p;
+  std::atomic_ref<unsigned long long>(*p).fetch_add(1, std::memory_order_relaxed);  // CPU backend threads
 #endif
 }
 
@@ -162,7 +167,8 @@ template <class T> struct BinItem {
 template <class B, class T>
 ObservableStats column_stats(const Column<T>& c, std::size_t m, const Binning& binning,
                              buffer<B, unsigned long long>& counts) {
-  const Tally t = B::transform_reduce(m, TallyOf<T>{c}, empty_tally(), CombineTallies{});
+  const B b;
+  const Tally t = b.transform_reduce(m, TallyOf<T>{c}, empty_tally(), CombineTallies{});
   ObservableStats s;
   s.count = t.count;
   s.failed = t.failed;
@@ -171,18 +177,18 @@ ObservableStats column_stats(const Column<T>& c, std::size_t m, const Binning& b
     s.min = t.min;
     s.max = t.max;
     const double m0 = t.sum / double(s.count);
-    const Deviations dev = B::transform_reduce(m, DeviationOf<T>{c, m0}, Deviations{0.0, 0.0}, AddDeviations{});
+    const Deviations dev = b.transform_reduce(m, DeviationOf<T>{c, m0}, Deviations{0.0, 0.0}, AddDeviations{});
     lb::detail::set_moments(s, m0, dev.D, dev.Q);
   }
   lb::detail::set_range(s, binning, t.finite_min, t.finite_max);
   if (s.count > 0) {
     const int bins = binning.bins;
     counts.resize(std::size_t(bins) + 2);
-    B::fill(counts, 0ULL);
-    B::launch(m, BinItem<T>{c, s.lo, s.hi, bins, s.closed, B::raw(counts)}, "histogram kernel");
-    B::synchronize("histogram kernel");
+    b.fill(counts, 0ULL);
+    b.launch(m, BinItem<T>{c, s.lo, s.hi, bins, s.closed, B::raw(counts)}, "histogram kernel");
+    b.synchronize("histogram kernel");
     std::vector<unsigned long long> h(counts.size());
-    B::copy(counts.begin(), counts.end(), h.begin());
+    b.copy(counts.begin(), counts.end(), h.begin());
     for (int k = 0; k < bins; ++k) s.bins[std::size_t(k)] = long(h[std::size_t(k)]);
     s.under = long(h[std::size_t(bins)]);
     s.over = long(h[std::size_t(bins) + 1]);
@@ -231,4 +237,4 @@ EnsembleStatistics statistics_on(const EnsembleOutput<T>& out, const std::vector
   return statistics_on<B>(d, binning);
 }
 
-}  // namespace lb::cuda
+}  // namespace lb::engine

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../ensemble.hpp"
+#include <liebatch/ensemble/ensemble.hpp>
 
 namespace lb::cli {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <liebatch/methods/methods.hpp>
 
-#include "../../cuda/ensemble.cuh"
+#include <liebatch/ensemble/cuda.cuh>
 #include "gpu_run.hpp"
 #include "spec_ensemble.hpp"
 

@@ -1,8 +1,8 @@
 // gpu_unavailable_reason() for builds with CUDA.
 #include <cuda_runtime.h>
 
-#include "../host/device.hpp"
-#include "check.cuh"
+#include <liebatch/ensemble/device.hpp>
+#include <liebatch/ensemble/cuda_check.cuh>
 
 namespace lb {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <type_traits>
 
-#include "../methods/step.hpp"
+#include "../methods/method.hpp"
 #include "../scalar.hpp"
 #include "section.hpp"
 
@@ -86,6 +86,7 @@ struct NoHits {
 /// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
 /// through on_hit without changing the step sequence.
 template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits>
+  requires MethodFor<Method, Model> && SectionFor<Section, Model>
 LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                    typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
                    typename Model::space::scalar t_pause, Record&& record, const Section& section = {},

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include <liebatch/ensemble/section.hpp>
+#include <liebatch/trajectory/section.hpp>
 
 #include "spec.hpp"
 

@@ -1,5 +1,5 @@
 // gpu_unavailable_reason() for builds without CUDA.
-#include "device.hpp"
+#include <liebatch/ensemble/device.hpp>
 
 namespace lb {
 

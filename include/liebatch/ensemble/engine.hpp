@@ -1,22 +1,19 @@
-// The GPU path's host side: batches that fit the device, launches chunk by chunk (progress,
-// bounded sample buffers), hits compacted by a scan, results copied back. Written against a
-// backend B (device buffers, launches, copies, scan, reduction) so that the same orchestration runs
-// on CUDA (cuda/ensemble.cuh) and, serially on the host, in tests where no GPU exists.
-//
-// B provides: vector<V> (a device buffer, assign(first, last), back()), raw(v), copy(first, last,
-// out) in any direction, fill(v, x), kept_offsets(found, offset, slots) (exclusive scan of
-// min(found, slots)), sum(v) of doubles, transform_reduce(n, f, init, combine) over the indices
-// 0 … n−1, launch(n, body, what) (body(i) for i < n), synchronize(what), free_memory() in bytes
-// and name().
+// The ensemble engine, one for both processors: members split into batches that fit the backend's
+// memory, integrated chunk by chunk (progress, bounded sample buffers) by the per-member bodies of
+// members.hpp, hits compacted by a scan, results copied back. A backend (backend.hpp) supplies
+// the buffers, launches, copies, scan and reductions: threads on the host (cpu.hpp) or a CUDA
+// device (cuda.cuh). Members never share state, so a member's result does not depend on the
+// backend's batching, chunking or thread count, bitwise.
 #pragma once
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <type_traits>
 
-#include "ensemble_kernels.hpp"
+#include "members.hpp"
+#include "backend.hpp"
 
-namespace lb::cuda {
+namespace lb {
 
 /// Backend B's device buffer of V.
 template <class B, class V> using buffer = typename B::template vector<V>;
@@ -25,7 +22,7 @@ namespace detail {
 /// A per-member input in device memory: the shared value, or this batch's slice of the values.
 template <class B, class V> struct DeviceMember {
   buffer<B, V> buf;
-  MemberView<V> view;
+  engine::MemberView<V> view;
   DeviceMember(const PerMember<V>& m, std::size_t b0, std::size_t nb) {
     if (m.shared()) {
       view = {nullptr, m.v[0]};
@@ -37,12 +34,15 @@ template <class B, class V> struct DeviceMember {
 };
 }  // namespace detail
 
-/// Integrates every member of e with Method through backend B; with a section, records its
-/// crossings (at most e.max_hits per member and chunk, compacted into records each chunk). Throws
-/// std::invalid_argument for bad input; B's failures propagate as its exceptions.
-template <class B, class Method, class Model, class Section = NoSection>
+/// Integrates every member of e with Method through backend B (made from opt); with a section,
+/// records its crossings (at most e.max_hits per member and chunk, compacted into records each
+/// chunk). Throws std::invalid_argument for bad input; B's failures propagate as its exceptions.
+template <Backend B, class Method, class Model, class Section = NoSection>
+  requires MethodFor<Method, Model> && SectionFor<Section, Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e, const RunOptions& opt,
                                                         const Section& section = {}) {
+  using namespace engine;
+  const B b(opt);
   using E = Ensemble<Model>;
   using T = typename E::T;
   using P = typename E::space::point;
@@ -54,7 +54,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
   const std::size_t n = e.size;
   EnsembleOutput<T> out;
   out.allocate(n, dim, nobs, e.samples);
-  out.device = B::name();
+  out.device = b.name();
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.samples > 0 ? plan.per_chunk + 1 : 0;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
@@ -64,7 +64,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
   const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
                                  (7 + std::size_t(hit_slots)) * sizeof(long) +
                                  sizeof(int) + 1 + sizeof(double) + sizeof(Model) + sizeof(StepControl<T>) + 2 * sizeof(T);
-  std::size_t batch = std::min(n, std::max<std::size_t>(1, B::free_memory() / 10 * 7 / per_member));
+  std::size_t batch = std::min(n, std::max<std::size_t>(1, b.free_memory() / 10 * 7 / per_member));
   if (opt.gpu_batch > 0) batch = std::min(batch, opt.gpu_batch);
 
   double done_total = 0;
@@ -81,43 +81,54 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
     buffer<B, T> ht(std::size_t(hit_slots) * nb), hy(std::size_t(hit_slots) * dim * nb), ho(std::size_t(hit_slots) * nobs * nb);
     const HitView<T> hv{hit_slots, B::raw(found), B::raw(hits), B::raw(lost), B::raw(suspects),
                         B::raw(ht), B::raw(hy), B::raw(ho)};
-    for (int d = 0; d < dim; ++d) B::copy(e.y0.begin() + d * n + b0, e.y0.begin() + d * n + b0 + nb, y0.begin() + d * nb);
+    for (int d = 0; d < dim; ++d) b.copy(e.y0.begin() + d * n + b0, e.y0.begin() + d * n + b0 + nb, y0.begin() + d * nb);
     const detail::DeviceMember<B, T> t0(e.t0, b0, nb), t1(e.t1, b0, nb);
     const detail::DeviceMember<B, StepControl<T>> ctl(e.control, b0, nb);
     const detail::DeviceMember<B, Model> models(e.model, b0, nb);
     const StateView<P> view{nb, B::raw(y), B::raw(t), B::raw(h), B::raw(j), B::raw(steps), B::raw(rejected),
                             B::raw(sample), B::raw(status)};
-    B::launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
-    B::synchronize("start kernel");
+    b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
+    b.synchronize("start kernel");
 
     for (int c = 0; c < plan.chunks; ++c) {
       const int first = plan.samples > 0 ? (c == 0 ? 0 : c * plan.per_chunk + 1) : 0;
       const int last = plan.samples > 0 ? std::min((c + 1) * plan.per_chunk, plan.samples - 1) : -1;
       const SampleView<T> sv{first, B::raw(st), B::raw(sy), B::raw(so)};
-      if constexpr (sections) B::fill(found, 0L);
+      if constexpr (sections) b.fill(found, 0L);
       const auto started = std::chrono::steady_clock::now();
+      // Within a long chunk, progress by members done (a backend that can tell, at most every 0.1 s).
+      auto last_tick = started;
+      auto tick = [&](std::size_t members_done) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!opt.progress || now - last_tick < std::chrono::milliseconds(100)) return;
+        last_tick = now;
+        opt.progress((done_total + double(nb) * (double(c) + double(members_done) / double(nb)) / double(plan.chunks)) /
+                     double(n));
+      };
       if (opt.adaptive) {
         if constexpr (Method::order_hat > 0) {
-          B::launch(nb, ChunkMember<Method, true, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
+          b.launch(nb, ChunkMember<Method, true, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
                                                                    section, hv},
-                    "chunk kernel");
+                    "chunk kernel", tick);
         }
       } else {
-        B::launch(nb, ChunkMember<Method, false, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
+        b.launch(nb, ChunkMember<Method, false, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
                                                                   section, hv},
-                  "chunk kernel");
+                  "chunk kernel", tick);
       }
-      B::synchronize("chunk kernel");
+      b.synchronize("chunk kernel");
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
-        B::kept_offsets(found, offset, hit_slots);
+        b.kept_offsets(found, offset, hit_slots);
         const long last_off = offset.back(), last_kept = KeptHits{hit_slots}(found.back());
         const std::size_t nrec = std::size_t(last_off + last_kept);
         if (nrec > 0) {
           buffer<B, std::size_t> rm(nrec);
           buffer<B, int> ri(nrec);
-          buffer<B, T> rt(nrec), ry(nrec * dim), ro(nrec * std::size_t(nobs));
-          B::launch(nb, CompactMember<T>{hv, nb, b0, dim, nobs, B::raw(offset), B::raw(rm), B::raw(ri), B::raw(rt),
+          // One observable slot per record even for models without observables: GCC 12 reports a
+          // false -Wfree-nonheap-object for a vector whose size is the constant 0.
+          buffer<B, T> rt(nrec), ry(nrec * dim), ro(nrec * std::size_t(nobs > 0 ? nobs : 1));
+          b.launch(nb, CompactMember<T>{hv, nb, b0, dim, nobs, B::raw(offset), B::raw(rm), B::raw(ri), B::raw(rt),
                                          B::raw(ry), B::raw(ro)},
                     "compact kernel");
           const std::size_t at = out.hit_t.size();
@@ -126,44 +137,44 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
           out.hit_t.resize(at + nrec);
           out.hit_y.resize((at + nrec) * dim);
           out.hit_obs.resize((at + nrec) * nobs);
-          B::copy(rm.begin(), rm.end(), out.hit_member.begin() + at);
-          B::copy(ri.begin(), ri.end(), out.hit_index.begin() + at);
-          B::copy(rt.begin(), rt.end(), out.hit_t.begin() + at);
-          B::copy(ry.begin(), ry.end(), out.hit_y.begin() + at * dim);
-          B::copy(ro.begin(), ro.end(), out.hit_obs.begin() + at * nobs);
+          b.copy(rm.begin(), rm.end(), out.hit_member.begin() + at);
+          b.copy(ri.begin(), ri.end(), out.hit_index.begin() + at);
+          b.copy(rt.begin(), rt.end(), out.hit_t.begin() + at);
+          b.copy(ry.begin(), ry.end(), out.hit_y.begin() + at * dim);
+          b.copy(ro.begin(), ro.begin() + std::ptrdiff_t(nrec * nobs), out.hit_obs.begin() + at * nobs);
         }
       }
       for (int k = first; k <= last; ++k) {  // this chunk's samples into the host output
         const std::size_t slot = std::size_t(k - first);
-        B::copy(st.begin() + slot * nb, st.begin() + (slot + 1) * nb, out.sample_t.begin() + std::size_t(k) * n + b0);
+        b.copy(st.begin() + slot * nb, st.begin() + (slot + 1) * nb, out.sample_t.begin() + std::size_t(k) * n + b0);
         for (int d = 0; d < dim; ++d) {
           const std::size_t at = (slot * dim + d) * nb;
-          B::copy(sy.begin() + at, sy.begin() + at + nb, out.sample_y.begin() + (std::size_t(k) * dim + d) * n + b0);
+          b.copy(sy.begin() + at, sy.begin() + at + nb, out.sample_y.begin() + (std::size_t(k) * dim + d) * n + b0);
         }
         for (int q = 0; q < nobs; ++q) {
           const std::size_t at = (slot * nobs + q) * nb;
-          B::copy(so.begin() + at, so.begin() + at + nb, out.sample_obs.begin() + (std::size_t(k) * nobs + q) * n + b0);
+          b.copy(so.begin() + at, so.begin() + at + nb, out.sample_obs.begin() + (std::size_t(k) * nobs + q) * n + b0);
         }
       }
       if (opt.progress) {
-        B::launch(nb, DoneMember<T>{B::raw(t), B::raw(status), t0.view, t1.view, B::raw(done)}, "done kernel");
-        opt.progress((done_total + B::sum(done)) / double(n));
+        b.launch(nb, DoneMember<T>{B::raw(t), B::raw(status), t0.view, t1.view, B::raw(done)}, "done kernel");
+        opt.progress((done_total + b.sum(done)) / double(n));
       }
     }
     done_total += double(nb);
-    for (int d = 0; d < dim; ++d) B::copy(y.begin() + d * nb, y.begin() + (d + 1) * nb, out.y.begin() + d * n + b0);
-    B::copy(t.begin(), t.end(), out.t.begin() + b0);
-    B::copy(steps.begin(), steps.end(), out.steps.begin() + b0);
-    B::copy(rejected.begin(), rejected.end(), out.rejected.begin() + b0);
-    B::copy(status.begin(), status.end(), out.status.begin() + b0);
+    for (int d = 0; d < dim; ++d) b.copy(y.begin() + d * nb, y.begin() + (d + 1) * nb, out.y.begin() + d * n + b0);
+    b.copy(t.begin(), t.end(), out.t.begin() + b0);
+    b.copy(steps.begin(), steps.end(), out.steps.begin() + b0);
+    b.copy(rejected.begin(), rejected.end(), out.rejected.begin() + b0);
+    b.copy(status.begin(), status.end(), out.status.begin() + b0);
     if constexpr (sections) {
-      B::copy(hits.begin(), hits.end(), out.hits.begin() + b0);
-      B::copy(lost.begin(), lost.end(), out.lost_hits.begin() + b0);
-      B::copy(suspects.begin(), suspects.end(), out.suspects.begin() + b0);
+      b.copy(hits.begin(), hits.end(), out.hits.begin() + b0);
+      b.copy(lost.begin(), lost.end(), out.lost_hits.begin() + b0);
+      b.copy(suspects.begin(), suspects.end(), out.suspects.begin() + b0);
     }
   }
   out.sort_hits();
   return out;
 }
 
-}  // namespace lb::cuda
+}  // namespace lb

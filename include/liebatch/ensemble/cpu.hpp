@@ -1,0 +1,87 @@
+// The engine's CPU backend: buffers in host memory and each launch a loop over the members,
+// split across threads in blocks claimed from a shared counter. run_cpu is the engine on it.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <numeric>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "engine.hpp"
+
+namespace lb {
+
+/// Number of CPU threads a run with `requested` threads uses.
+inline int cpu_threads(int requested) {
+  const int hw = int(std::thread::hardware_concurrency());
+  return requested > 0 ? requested : (hw > 0 ? hw : 1);
+}
+
+/// Host memory as the engine's device memory.
+struct CpuBackend {
+  int threads = 1;  ///< threads per launch
+
+  CpuBackend() = default;
+  explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)) {}
+
+  template <class V> using vector = std::vector<V>;
+  template <class V> static V* raw(vector<V>& v) { return v.data(); }
+  template <class In, class Out> static void copy(In first, In last, Out out) { std::copy(first, last, out); }
+  template <class V> static void fill(vector<V>& v, V x) { std::fill(v.begin(), v.end(), x); }
+  static void kept_offsets(const vector<long>& found, vector<long>& offset, long slots) {
+    std::transform_exclusive_scan(found.begin(), found.end(), offset.begin(), 0L, std::plus<long>(), engine::KeptHits{slots});
+  }
+  static double sum(const vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+  template <class F, class R, class Combine> static R transform_reduce(std::size_t n, F f, R init, Combine combine) {
+    for (std::size_t i = 0; i < n; ++i) init = combine(init, f(i));
+    return init;
+  }
+  /// body(i) for i < n on `threads` threads in blocks of 64; the calling thread calls
+  /// tick(members done so far) after each of its blocks.
+  template <class Body, class Tick = void (*)(std::size_t)>
+  void launch(std::size_t n, const Body& body, const char* /*what*/, Tick&& tick = [](std::size_t) {}) const {
+    const std::size_t block = 64;
+    std::atomic<std::size_t> next{0}, done{0};
+    auto worker = [&](bool caller) {
+      for (std::size_t b; (b = next.fetch_add(block)) < n;) {
+        const std::size_t end = std::min(n, b + block);
+        for (std::size_t i = b; i < end; ++i) body(i);
+        const std::size_t d = done.fetch_add(end - b) + (end - b);
+        if (caller) tick(d);
+      }
+    };
+    std::vector<std::thread> pool;
+    try {
+      for (int k = 1; k < threads; ++k) pool.emplace_back(worker, false);
+    } catch (const std::system_error&) {
+      // The system refused a thread: the ones running (and this one) claim every block, and results
+      // do not depend on the thread count.
+    }
+    worker(true);
+    for (auto& th : pool) th.join();
+  }
+  static void synchronize(const char*) {}
+  /// Physical memory not in use: batches then stay out of swap.
+  static std::size_t free_memory() {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : std::size_t(1) << 30;
+  }
+  std::string name() const { return "cpu, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
+};
+static_assert(Backend<CpuBackend>);
+
+/// Integrates every member of e with Method on the CPU, all members in one batch where memory
+/// allows; with a section, records its crossings (at most e.max_hits per member and chunk are
+/// kept, the rest counted as lost). Throws std::invalid_argument for bad input.
+template <class Method, class Model, class Section = NoSection>
+  requires MethodFor<Method, Model> && SectionFor<Section, Model>
+EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, const RunOptions& opt,
+                                                    const Section& section = {}) {
+  return run_batched<CpuBackend, Method>(e, opt, section);
+}
+
+}  // namespace lb

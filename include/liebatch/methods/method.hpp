@@ -1,0 +1,21 @@
+// The contract of a one-step method: its orders and stage count, and one step of a model.
+#pragma once
+#include <concepts>
+
+#include "../model.hpp"
+#include "step.hpp"
+
+namespace lb {
+
+/// M steps models of kind Mod: `step(model, t, y, h)` returns the new point, an error estimate
+/// and whether dexp⁻¹ was singular (step.hpp); `order`, `order_hat` (0: no embedded pair, no
+/// adaptive steps) and `stages` describe it.
+template <class M, class Mod>
+concept MethodFor = Model<Mod> && requires(const Mod& m, typename Mod::space::scalar t, const typename Mod::space::point& y) {
+  requires std::same_as<std::remove_cv_t<decltype(M::order)>, int>;
+  requires std::same_as<std::remove_cv_t<decltype(M::order_hat)>, int>;
+  requires std::same_as<std::remove_cv_t<decltype(M::stages)>, int>;
+  { M::step(m, t, y, t) } -> std::same_as<StepResult<typename Mod::space::point>>;
+};
+
+}  // namespace lb
