@@ -39,13 +39,9 @@ template <class Model> Column column(const std::string& name, const Model& m, co
     c.flops.push_back(count<M>(m, y, h, &s));
     c.special.push_back(s);
   };
-  using namespace lb::methods;
-  add(std::type_identity<lie_euler>{}); add(std::type_identity<lie_euler_heun>{}); add(std::type_identity<rkmk3_kutta>{});
-  add(std::type_identity<rkmk3_ssp>{}); add(std::type_identity<rkmk4>{}); add(std::type_identity<rkmk4_commutators>{});
-  add(std::type_identity<rkmk5>{}); add(std::type_identity<cf3>{}); add(std::type_identity<cf4>{});
-  add(std::type_identity<cg3>{}); add(std::type_identity<cg4a>{}); add(std::type_identity<rkmk54>{});
-  add(std::type_identity<rkmk32>{}); add(std::type_identity<cf32a>{}); add(std::type_identity<cf32b>{});
-  add(std::type_identity<cf43>{});
+#define LB_METHOD_ADD(m, w, ...) add(std::type_identity<lb::methods::m>{});
+  LB_METHODS(LB_METHOD_ADD)
+#undef LB_METHOD_ADD
   return c;
 }
 
@@ -60,8 +56,9 @@ int main() {
     std::fprintf(stderr, "flop_count: the counter is wrong\n");
     return 1;
   }
-  const char* methods[] = {"lie_euler", "lie_euler_heun", "rkmk3_kutta", "rkmk3_ssp", "rkmk4", "rkmk4_commutators",
-                           "rkmk5", "cf3", "cf4", "cg3", "cg4a", "rkmk54", "rkmk32", "cf32a", "cf32b", "cf43"};
+#define LB_METHOD_NAME(m, w, ...) #m,
+  const char* methods[] = {LB_METHODS(LB_METHOD_NAME)};
+#undef LB_METHOD_NAME
   std::vector<Column> cols;
   // The heavy top of bench_throughput (h = 1e-3) and a free rigid body: the step angle is small.
   const lb::HeavyTop<T> top{lb::vec3(T(2), T(1.5), T(0.8)), lb::vec3(T(0.1), T(0.05), T(0.5)), T(1), T(9.81)};
@@ -91,7 +88,7 @@ int main() {
   std::printf("\n|---|");
   for (std::size_t k = 0; k < cols.size(); ++k) std::printf("---|");
   std::printf("\n");
-  for (std::size_t m = 0; m < 16; ++m) {
+  for (std::size_t m = 0; m < std::size(methods); ++m) {
     std::printf("| %s |", methods[m]);
     for (const auto& c : cols) std::printf(" %ld (%ld) |", c.flops[m], c.special[m]);
     std::printf("\n");

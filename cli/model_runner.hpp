@@ -116,10 +116,18 @@ template <class Entry> class Runner final : public ModelRunner {
       }
       throw std::runtime_error("device 'gpu': " + gpu_missing());
     }
-    with_method(s.method, "/method", [&](auto tag) {
+    const bool built_in = with_method(s.method, [&](auto tag) {
       using Method = typename decltype(tag)::type;
       convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
     });
+    if (!built_in) {
+      const auto& user = user_runs<M<T>>();
+      const auto it = user.find(s.method);
+      if (it == user.end()) {
+        Node::fail("/method", "method '" + echo(s.method) + "' was not added for model '" + std::string(Entry::name) + "'");
+      }
+      convert(it->second(e, o, s), r.out);
+    }
     return r;
   }
 

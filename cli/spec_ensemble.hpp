@@ -51,21 +51,29 @@ inline RunOptions options_of(const RunSpec& s) {
   return o;
 }
 
-/// run(section) with s's section: a hyperplane with its optional condition, a stroboscopic
-/// section, or NoSection. Sections are located in double only (float and long double runs take
-/// none, as `liebatch run` and the reference runs need none).
+/// The section of the command line's double runs: none, a hyperplane with its optional condition,
+/// or a stroboscopic section, chosen at run time (one instantiation of the engine for the three).
+template <class T> using CliSection = AnySection<T, Conditioned<Hyperplane<T>, ComponentCondition<T>>>;
+
+/// run(section) with s's section. Sections are located in double only (float and long double runs
+/// take none, as `liebatch run` and the reference runs need none).
 template <class T, class Run> auto with_section(const RunSpec& s, Run&& run) {
-  const SectionSpec& sec = s.section;
   if constexpr (std::is_same_v<T, double>) {
+    const SectionSpec& sec = s.section;
+    CliSection<T> any{};
     if (sec.kind == SectionSpec::hyperplane) {
-      const Hyperplane<T> plane{sec.component, T(sec.value), sec.direction};
-      const ComponentCondition<T> cond{sec.conditioned ? sec.cond_component : sec.component, sec.cond_less,
-                                       sec.conditioned ? T(sec.cond_value) : (sec.cond_less ? T(INFINITY) : T(-INFINITY))};
-      return run(Conditioned<Hyperplane<T>, ComponentCondition<T>>{plane, cond});
+      any.kind = CliSection<T>::Kind::level;
+      any.level = {{sec.component, T(sec.value), sec.direction},
+                   {sec.conditioned ? sec.cond_component : sec.component, sec.cond_less,
+                    sec.conditioned ? T(sec.cond_value) : (sec.cond_less ? T(INFINITY) : T(-INFINITY))}};
+    } else if (sec.kind == SectionSpec::stroboscopic) {
+      any.kind = CliSection<T>::Kind::strobe;
+      any.strobe = {T(sec.t0), T(sec.period)};
     }
-    if (sec.kind == SectionSpec::stroboscopic) return run(Stroboscopic<T>{T(sec.t0), T(sec.period)});
+    return run(any);
+  } else {
+    return run(NoSection{});
   }
-  return run(NoSection{});
 }
 
 }  // namespace lb::cli

@@ -370,21 +370,21 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     for (std::size_t k = 0; k < ms.size(); ++k) {
       if (!ms[k].is_string()) Node::fail(c.at("methods") + "/" + std::to_string(k), "expected a method name", ms[k]);
       st.converge.methods.push_back(ms[k].get<std::string>());
-      with_method(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k), [](auto) {});
+      check_method(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k));
     }
     st.converge.steps = read_steps(c);
     static const nlohmann::json none = nlohmann::json::object();
     Node ref = c.has("reference") ? c.object("reference") : Node(none, c.at("reference"));
     st.converge.reference = ref.has("kind") ? ref.choice("kind", {"extended", "method"}) : "extended";
     st.converge.ref_method = ref.string("method", "rkmk5");
-    with_method(st.converge.ref_method, ref.at("method"), [](auto) {});
+    check_method(st.converge.ref_method, ref.at("method"));
     st.converge.ref_h = ref.positive("h", st.converge.steps.back() / 8);
     ref.finish();
     c.finish();
     r.method = st.converge.methods[0];
   } else {
     r.method = root.string("method");
-    with_method(r.method, "/method", [](auto) {});
+    check_method(r.method, "/method");
   }
 
   if (cmd != Command::converge || root.has("step")) {
@@ -392,8 +392,12 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     r.adaptive = step.boolean("adaptive", false);
     if (cmd == Command::converge && r.adaptive) Node::fail(step.at("adaptive"), "a convergence study uses fixed steps (/converge/steps)");
     if (r.adaptive) {
-      if (!has_pair(r.method))
-        Node::fail(step.at("adaptive"), "method '" + echo(r.method) + "' has no embedded pair; adaptive steps need rkmk54, rkmk32, cf32a, cf32b or cf43");
+      if (!has_pair(r.method)) {
+        std::string pairs;
+        for (const auto& m : method_list())
+          if (m.order_hat > 0) pairs += (pairs.empty() ? "" : ", ") + m.name;
+        Node::fail(step.at("adaptive"), "method '" + echo(r.method) + "' has no embedded pair; adaptive steps need one of " + pairs);
+      }
       r.atol = step.positive("atol", 1e-8);
       r.rtol = step.positive("rtol", 1e-8);
       r.h = {step.positive("h0", (r.t1 - r.t0) / 1000)};

@@ -79,20 +79,22 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
   return r;
 }
 
-#define LB_FIXED_CASE(B, P, M) \
-  v.push_back({std::string(#P) + " / " #M, [] { return compare<B, lb::methods::M, P>(false); }});
-#define LB_ADAPTIVE_CASE(B, P, M) \
-  v.push_back({std::string(#P) + " / " #M " adaptive", [] { return compare<B, lb::methods::M, P>(true); }});
-/// Every method on problem P through backend B: 16 fixed-step methods, 5 adaptive pairs.
-#define LB_ALL_CASES(B, P)                                                                                        \
-  LB_FIXED_CASE(B, P, lie_euler) LB_FIXED_CASE(B, P, lie_euler_heun) LB_FIXED_CASE(B, P, rkmk3_kutta)             \
-  LB_FIXED_CASE(B, P, rkmk3_ssp) LB_FIXED_CASE(B, P, rkmk4) LB_FIXED_CASE(B, P, rkmk4_commutators)                \
-  LB_FIXED_CASE(B, P, rkmk5) LB_FIXED_CASE(B, P, cf3) LB_FIXED_CASE(B, P, cf4) LB_FIXED_CASE(B, P, cg3)            \
-  LB_FIXED_CASE(B, P, cg4a) LB_FIXED_CASE(B, P, rkmk54) LB_FIXED_CASE(B, P, rkmk32) LB_FIXED_CASE(B, P, cf32a)     \
-  LB_FIXED_CASE(B, P, cf32b) LB_FIXED_CASE(B, P, cf43) LB_ADAPTIVE_CASE(B, P, rkmk54)                             \
-  LB_ADAPTIVE_CASE(B, P, rkmk32) LB_ADAPTIVE_CASE(B, P, cf32a) LB_ADAPTIVE_CASE(B, P, cf32b)                      \
-  LB_ADAPTIVE_CASE(B, P, cf43)
-/// Cases per problem in LB_ALL_CASES.
-inline constexpr std::size_t cases_per_problem = 21;
+/// Every method of LB_METHODS on problem P through backend B: fixed steps, and adaptive steps for
+/// the methods with an embedded pair.
+#define LB_METHOD_CASES(m, w, ...)                                                                          \
+  v.push_back({std::string(P::name) + " / " #m, [] { return compare<B, lb::methods::m, P>(false); }}); \
+  if constexpr (lb::methods::m::order_hat > 0)                                                             \
+    v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return compare<B, lb::methods::m, P>(true); }});
+template <class B, class P> void add_all_cases(std::vector<GpuCase>& v) { LB_METHODS(LB_METHOD_CASES) }
+#undef LB_METHOD_CASES
+
+/// Cases per problem in add_all_cases.
+inline const std::size_t cases_per_problem = [] {
+  std::size_t n = 0;
+#define LB_METHOD_COUNT(m, w, ...) n += 1 + (lb::methods::m::order_hat > 0);
+  LB_METHODS(LB_METHOD_COUNT)
+#undef LB_METHOD_COUNT
+  return n;
+}();
 
 }  // namespace lbtest

@@ -6,10 +6,10 @@ namespace lbtest {
 
 std::vector<GpuCase> emulated_cases() {
   std::vector<GpuCase> v;
-  LB_ALL_CASES(HostBackend, RigidBodyProblem)
-  LB_ALL_CASES(HostBackend, HeavyTopProblem)
-  LB_ALL_CASES(HostBackend, DoublePendulumProblem)
-  LB_ALL_CASES(HostBackend, QuadrotorLoadProblem)
+  add_all_cases<HostBackend, RigidBodyProblem>(v);
+  add_all_cases<HostBackend, HeavyTopProblem>(v);
+  add_all_cases<HostBackend, DoublePendulumProblem>(v);
+  add_all_cases<HostBackend, QuadrotorLoadProblem>(v);
   return v;
 }
 

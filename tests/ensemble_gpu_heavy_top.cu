@@ -4,6 +4,6 @@
 
 namespace lbtest {
 
-void add_heavy_top_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, HeavyTopProblem) }
+void add_heavy_top_cases(std::vector<GpuCase>& v) { add_all_cases<lb::cuda::CudaBackend, HeavyTopProblem>(v); }
 
 }  // namespace lbtest

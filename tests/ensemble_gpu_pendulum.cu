@@ -4,6 +4,6 @@
 
 namespace lbtest {
 
-void add_pendulum_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, DoublePendulumProblem) }
+void add_pendulum_cases(std::vector<GpuCase>& v) { add_all_cases<lb::cuda::CudaBackend, DoublePendulumProblem>(v); }
 
 }  // namespace lbtest

@@ -5,6 +5,6 @@
 
 namespace lbtest {
 
-void add_quadrotor_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, QuadrotorLoadProblem) }
+void add_quadrotor_cases(std::vector<GpuCase>& v) { add_all_cases<lb::cuda::CudaBackend, QuadrotorLoadProblem>(v); }
 
 }  // namespace lbtest

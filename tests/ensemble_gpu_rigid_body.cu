@@ -4,6 +4,6 @@
 
 namespace lbtest {
 
-void add_rigid_body_cases(std::vector<GpuCase>& v) { LB_ALL_CASES(lb::cuda::CudaBackend, RigidBodyProblem) }
+void add_rigid_body_cases(std::vector<GpuCase>& v) { add_all_cases<lb::cuda::CudaBackend, RigidBodyProblem>(v); }
 
 }  // namespace lbtest

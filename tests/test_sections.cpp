@@ -284,4 +284,39 @@ TEST(SectionsEnsemble, RecordsAreIndependentOfThreadsAndChunks) {
   EXPECT_EQ(a.hit_y, b.hit_y);
 }
 
+// AnySection (one engine instantiation for the command line's three choices) against each section
+// as a type of its own: every output field bitwise equal, and no hit slots kept without a section.
+TEST(SectionsEnsemble, AnySectionEqualsEachSectionBitwise) {
+  struct MovingRight {
+    bool operator()(double, const Y& y) const { return y[4] < 0; }
+  };
+  using Level = lb::Conditioned<lb::Hyperplane<double>, MovingRight>;
+  using Any = lb::AnySection<double, Level>;
+  const Level level{{0, 0.0, lb::Crossing::both}, {}};
+  const lb::Stroboscopic<double> strobe{0.25, 0.7};
+  auto e = pendulums(64);
+  e.max_hits = 1;  // some lost
+  lb::RunOptions o;
+  o.chunks = 3;
+  using M = lb::methods::rkmk4;
+  const auto none = lb::run_cpu<M>(e, o, Any{});
+  EXPECT_EQ(lbtest::difference(none, lb::run_cpu<M>(e, o)), "");
+  EXPECT_TRUE(none.hit_t.empty());
+  auto run_any = [&](Any::Kind kind) {  // both alternatives set: only `kind` may choose
+    Any any{};
+    any.kind = kind;
+    any.level = level;
+    any.strobe = strobe;
+    return lb::run_cpu<M>(e, o, any);
+  };
+  const auto by_level = run_any(Any::Kind::level), by_strobe = run_any(Any::Kind::strobe);
+  EXPECT_EQ(lbtest::difference(by_level, lb::run_cpu<M>(e, o, level)), "");
+  EXPECT_EQ(lbtest::difference(by_strobe, lb::run_cpu<M>(e, o, strobe)), "");
+  EXPECT_EQ(lbtest::difference(run_any(Any::Kind::none), none), "");
+  EXPECT_FALSE(by_level.hit_t.empty());
+  EXPECT_FALSE(by_strobe.hit_t.empty());
+  EXPECT_GT(by_level.total_lost_hits(), 0);
+  EXPECT_NE(lbtest::difference(by_strobe, by_level), "");
+}
+
 }  // namespace

@@ -58,7 +58,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.samples > 0 ? plan.per_chunk + 1 : 0;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
-  const int hit_slots = sections ? e.max_hits : 0;
+  const int hit_slots = sections && active(section) ? e.max_hits : 0;
 
   // Batch size: what fits in 70 % of the free memory.
   const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +

@@ -5,28 +5,36 @@
 #include "commutator_free.hpp"
 #include "rkmk.hpp"
 
+/// Every named method, X(name, description, type): the one list the rest is generated from (the
+/// aliases below, the command line's method list and dispatch, the CMake lists of GPU kernels, the
+/// tests over every method). Adding a method is a tableau (tableau.hpp, commutator_free.hpp) and
+/// one entry here; a user's own method needs neither (see examples/user_method.cpp).
+#define LB_METHODS(X)                                                                                          \
+  X(lie_euler, "Lie-Euler", RKMK<tableaux::euler>)                                                            \
+  X(lie_euler_heun, "RKMK Heun", RKMK<tableaux::heun>)                                                        \
+  X(rkmk3_kutta, "RKMK, Kutta's third order", RKMK<tableaux::kutta3>)                                          \
+  X(rkmk3_ssp, "RKMK, SSP third order", RKMK<tableaux::ssp3>)                                                 \
+  X(rkmk4, "RKMK, classical RK4", RKMK<tableaux::rk4>)                                                        \
+  X(rkmk4_commutators, "RKMK4 with two commutators (Munthe-Kaas-Owren)", RKMK4Commutators)                    \
+  X(rkmk5, "RKMK, Dormand-Prince fifth-order weights", RKMK<tableaux::dopri5, DexpinvExact, false>)           \
+  X(cf3, "commutator-free, third order", CommutatorFree<schemes::cf32a, false>)                              \
+  X(cf4, "commutator-free, fourth order, reusing exponentials", CommutatorFree<schemes::cf43, false>)        \
+  X(cg3, "Crouch-Grossman, third order", CommutatorFree<schemes::cg3>)                                        \
+  X(cg4a, "Crouch-Grossman 4a (Jackiewicz-Marthinsen-Owren)", CommutatorFree<schemes::cg4a>)                  \
+  X(rkmk54, "RKMK Dormand-Prince 5(4) pair", RKMK<tableaux::dopri5>)                                          \
+  X(rkmk32, "RKMK Bogacki-Shampine 3(2) pair", RKMK<tableaux::bs32>)                                          \
+  X(cf32a, "commutator-free 3(2) pair A", CommutatorFree<schemes::cf32a>)                                     \
+  X(cf32b, "commutator-free 3(2) pair B", CommutatorFree<schemes::cf32b>)                                     \
+  X(cf43, "commutator-free 4(3) pair", CommutatorFree<schemes::cf43>)
+
 namespace lb::methods {
 
-using lie_euler = RKMK<tableaux::euler>;
-using lie_euler_heun = RKMK<tableaux::heun>;
-using rkmk3_kutta = RKMK<tableaux::kutta3>;
-using rkmk3_ssp = RKMK<tableaux::ssp3>;
-using rkmk4 = RKMK<tableaux::rk4>;
-using rkmk4_commutators = RKMK4Commutators;
-using rkmk5 = RKMK<tableaux::dopri5, DexpinvExact, false>;
+#define LB_METHOD_ALIAS(name, what, ...) using name = __VA_ARGS__;
+LB_METHODS(LB_METHOD_ALIAS)
+#undef LB_METHOD_ALIAS
+
 /// RKMK4 with dexp⁻¹ truncated after Q commutators.
 template <int Q> using rkmk4_truncated = RKMK<tableaux::rk4, DexpinvTruncated<Q>>;
-
-using cf3 = CommutatorFree<schemes::cf32a, false>;
-using cf4 = CommutatorFree<schemes::cf43, false>;
-using cg3 = CommutatorFree<schemes::cg3>;
-using cg4a = CommutatorFree<schemes::cg4a>;
-
-using rkmk54 = RKMK<tableaux::dopri5>;
-using rkmk32 = RKMK<tableaux::bs32>;
-using cf32a = CommutatorFree<schemes::cf32a>;
-using cf32b = CommutatorFree<schemes::cf32b>;
-using cf43 = CommutatorFree<schemes::cf43>;
 
 using rkmk54_hat = RKMK<tableaux::dopri5_hat>;
 using rkmk32_hat = RKMK<tableaux::bs32_hat>;

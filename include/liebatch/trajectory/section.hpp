@@ -67,12 +67,40 @@ concept LevelSetFor = requires(const S& s, typename M::space::scalar t, const ty
   { s.direction } -> std::convertible_to<Crossing>;
 };
 
-/// A section of model M's trajectories: a timed one or a level set, copied to every member by value
-/// (so trivially copyable). Written as one conjunction, so that a broken level set is reported by
-/// the requirement it misses.
+/// One of no section, the level set `level` and the stroboscopic section `strobe`, chosen at run
+/// time by `kind`: a single instantiation of the stepping serves all three (the command line's
+/// choice per config), where each type of its own would compile the engine once more.
+template <class T, class Level> struct AnySection {
+  enum class Kind : std::uint8_t { none, level, strobe } kind = Kind::none;
+  Level level;
+  Stroboscopic<T> strobe;
+};
+
+/// Whether a section can record anything: false for NoSection and for an AnySection of kind none,
+/// whose runs then keep no hit slots.
+template <class S> LB_HD bool active(const S& s) {
+  if constexpr (std::is_same_v<S, NoSection>) return false;
+  else if constexpr (requires { s.kind; }) return s.kind != S::Kind::none;
+  else return true;
+}
+
+namespace detail {
+/// The level set a section's requirements are checked on: an AnySection's `level`, a timed
+/// section's none (Hyperplane stands in), otherwise the section itself.
+template <class S, class T> struct level_of {
+  using type = std::conditional_t<timed_section<S>, Hyperplane<T>, S>;
+};
+template <class U, class L, class T> struct level_of<AnySection<U, L>, T> {
+  using type = L;
+};
+}  // namespace detail
+
+/// A section of model M's trajectories: a timed one, a level set or an AnySection of one, copied to
+/// every member by value (so trivially copyable). Written as one conjunction, so that a broken
+/// level set is reported by the requirement it misses.
 template <class S, class M>
 concept SectionFor = Model<M> && std::is_trivially_copyable_v<S> &&
-                     LevelSetFor<std::conditional_t<timed_section<S>, Hyperplane<typename M::space::scalar>, S>, M>;
+                     LevelSetFor<typename detail::level_of<S, typename M::space::scalar>::type, M>;
 
 namespace detail {
 template <class Section, class T, class P> LB_HD bool accepted(const Section& sec, T t, const P& y) {
@@ -202,8 +230,14 @@ template <class Method, class Model, class Section, class OnHit>
 LB_HD void find_crossings(const Model& model, const Section& sec, typename Model::space::scalar t,
                           const typename Model::space::point& y, typename Model::space::scalar h,
                           const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
-  if constexpr (requires { sec.period; }) detail::strobes<Method>(model, sec, t, y, h, y1, on_hit);
-  else detail::sign_changes<Method>(model, sec, t, y, h, y1, tol, on_hit);
+  if constexpr (requires { sec.kind; }) {
+    if (sec.kind == Section::Kind::level) detail::sign_changes<Method>(model, sec.level, t, y, h, y1, tol, on_hit);
+    else if (sec.kind == Section::Kind::strobe) detail::strobes<Method>(model, sec.strobe, t, y, h, y1, on_hit);
+  } else if constexpr (requires { sec.period; }) {
+    detail::strobes<Method>(model, sec, t, y, h, y1, on_hit);
+  } else {
+    detail::sign_changes<Method>(model, sec, t, y, h, y1, tol, on_hit);
+  }
 }
 
 }  // namespace lb
