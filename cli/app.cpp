@@ -6,12 +6,11 @@
 
 #include "commands.hpp"
 #include "config_node.hpp"
-#include "h5_writer.hpp"
+#include "output_files.hpp"
 
 namespace lb::cli {
 
 int cli_main(int argc, const char* const* argv) {
-  h5_setup();
   // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
   // instead of the signal killing the process with its temporary files in place.
   std::signal(SIGXFSZ, SIG_IGN);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/model.hpp>
+#include <liebatch/sampling/energy_level.hpp>
 #include "gpu_run.hpp"
 #include "methods.hpp"
 #include "spec.hpp"
@@ -47,6 +49,16 @@ std::unique_ptr<ModelRunner> make_model(Node& model);
 /// `liebatch list models`: every model with its parameters and presets.
 std::string describe_models();
 
+/// What a model entry's parse() gives: the model's parameters, and the preset's initial state
+/// (empty without one).
+template <class Model> struct Parsed {
+  Model model;
+  std::vector<double> initial;
+};
+
+/// The runner of a model entry (models_*.cpp): its `name`, `model<T>` and `parse(params, preset)`
+/// returning Parsed<model<double>>. Everything else comes from the model (defect, projection,
+/// names, energy levels, cast to float and long double) and its space.
 template <class Entry> class Runner final : public ModelRunner {
   template <class T> using M = typename Entry::template model<T>;
   /// Entries without GPU kernels in some builds say so (`gpu`, `gpu_note()`); every other model
@@ -59,31 +71,31 @@ template <class Entry> class Runner final : public ModelRunner {
   using point = typename space::point;
 
  public:
-  explicit Runner(typename Entry::Params p) : p_(std::move(p)) {}
+  explicit Runner(Parsed<M<double>> p) : p_(std::move(p)) {}
   std::string name() const override { return Entry::name; }
   int dim() const override { return space::dim; }
   int algebra_dim() const override { return space::algebra::dim; }
-  std::vector<double> preset_initial() const override { return Entry::initial(p_); }
-  double defect(const double* y) const override { return Entry::defect(p_, load(y)); }
-  void project(double* y) const override { store(Entry::project(p_, load(y)), y); }
+  std::vector<double> preset_initial() const override { return p_.initial; }
+  double defect(const double* y) const override { return lb::defect<M<double>>(load(y)); }
+  void project(double* y) const override { store(lb::project<M<double>>(load(y)), y); }
   void perturb(const double* y, const double* xi, double* out) const override {
     typename space::algebra::vec u;
     for (int d = 0; d < space::algebra::dim; ++d) u[d] = xi[d];
     store(space::exp_act(u, load(y)), out);
   }
-  bool has_energy_level() const override { return Entry::energy_levels; }
+  bool has_energy_level() const override { return EnergyLevels<M<double>>; }
   bool energy_level(double* y, double E) const override {
-    if constexpr (Entry::energy_levels) {
+    if constexpr (EnergyLevels<M<double>>) {
       point x = load(y);
-      if (!on_energy_level(Entry::template build<double>(p_), x, E)) return false;
+      if (!on_energy_level(p_.model, x, E)) return false;
       store(x, y);
       return true;
     } else {
       return false;
     }
   }
-  std::vector<std::string> state_names() const override { return Entry::state_names(p_); }
-  std::vector<std::string> obs_names() const override { return Entry::obs_names(p_); }
+  std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
+  std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
   std::string gpu_missing() const override {
     if constexpr (has_gpu) return "";
     else return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
@@ -92,7 +104,7 @@ template <class Entry> class Runner final : public ModelRunner {
   RunResult run_extended(const RunSpec& s) const override { return run_as<long double>(s, false); }
 
  private:
-  typename Entry::Params p_;
+  Parsed<M<double>> p_;
 
   static point load(const double* y) {
     point x;
@@ -104,11 +116,11 @@ template <class Entry> class Runner final : public ModelRunner {
   }
 
   template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
-    const Ensemble<M<T>> e = ensemble_of(Entry::template build<T>(p_), s);
+    const Ensemble<M<T>> e = ensemble_of(p_.model.template cast<T>(), s);
     const RunOptions o = options_of(s);
     RunResult r;
-    r.state_names = Entry::state_names(p_);
-    r.obs_names = Entry::obs_names(p_);
+    r.state_names = state_names();
+    r.obs_names = obs_names();
     if (gpu) {
       if constexpr (has_gpu && !std::is_same_v<T, long double>) {
         convert(run_on_gpu(e, o, s), r.out);

@@ -1,45 +1,23 @@
 // Command-line entries: the free rigid body on so*(3) and with its attitude on SO(3) × so*(3).
 #include <liebatch/models/rigid_body_attitude.hpp>
-#include <liebatch/sampling/energy_level.hpp>
 
 #include "entry_util.hpp"
-#include "manifold.hpp"
 
 namespace lb::cli {
 namespace {
 
+Vec3<double> parse_inertia(Node* p) { return vec3_of(positives(p, "inertia", 3, {2, 1, 2.0 / 3})); }
+
 struct FreeRigidBodyEntry {
   static constexpr const char* name = "free_rigid_body";
-  static constexpr bool energy_levels = true;
   template <class T> using model = FreeRigidBody<T>;
-  using point = Vec3<double>;
-  struct Params {
-    Vec3<double> inertia;
-  };
-  static Params parse(Node* p, const std::string&) { return {vec3_of(positives(p, "inertia", 3, {2, 1, 2.0 / 3}))}; }
-  template <class T> static model<T> build(const Params& p) { return {cast<T>(p.inertia)}; }
-  static std::vector<double> initial(const Params&) { return {}; }
-  static double defect(const Params&, const point&) { return 0; }  // every μ lies on its coadjoint orbit
-  static point project(const Params&, const point& y) { return y; }
-  static std::vector<std::string> state_names(const Params&) { return {"mu_x", "mu_y", "mu_z"}; }
-  static std::vector<std::string> obs_names(const Params&) { return {"energy", "casimir |mu|"}; }
+  static Parsed<FreeRigidBody<double>> parse(Node* p, const std::string&) { return {{parse_inertia(p)}, {}}; }
 };
 
 struct RigidBodyAttitudeEntry {
   static constexpr const char* name = "rigid_body_attitude";
-  static constexpr bool energy_levels = false;
   template <class T> using model = RigidBodyAttitude<T>;
-  using point = Vec<double, 12>;
-  using Params = FreeRigidBodyEntry::Params;
-  static Params parse(Node* p, const std::string& s) { return FreeRigidBodyEntry::parse(p, s); }
-  template <class T> static model<T> build(const Params& p) { return {{cast<T>(p.inertia)}}; }
-  static std::vector<double> initial(const Params&) { return {}; }
-  static double defect(const Params&, const point& y) { return leading_rotation_defect(y); }
-  static point project(const Params&, const point& y) { return project_leading_rotation(y); }
-  static std::vector<std::string> state_names(const Params&) {
-    return {"Q_xx", "Q_xy", "Q_xz", "Q_yx", "Q_yy", "Q_yz", "Q_zx", "Q_zy", "Q_zz", "Pi_x", "Pi_y", "Pi_z"};
-  }
-  static std::vector<std::string> obs_names(const Params&) { return {"energy", "|Pi|"}; }
+  static Parsed<RigidBodyAttitude<double>> parse(Node* p, const std::string&) { return {{{parse_inertia(p)}}, {}}; }
 };
 
 }  // namespace

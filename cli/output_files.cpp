@@ -1,5 +1,9 @@
 #include "output_files.hpp"
 
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -7,17 +11,28 @@
 #include <fstream>
 #include <iterator>
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "config_node.hpp"
-#include "h5_writer.hpp"
+#include "h5_sink.hpp"
 
 namespace lb::cli {
 namespace {
+
+// Temporary files to remove when a signal ends the process (unlink is async-signal-safe).
+std::array<std::atomic<const char*>, 8> pending{};
+extern "C" void remove_pending(int sig) {
+  for (auto& p : pending)
+    if (const char* f = p.load()) ::unlink(f);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 
 namespace fs = std::filesystem;
 
@@ -44,6 +59,74 @@ bool liebatch_h5(const std::string& path) {
 std::string quoted(const std::string& p) { return "'" + echo(p) + "'"; }
 
 }  // namespace
+
+std::string unreadable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) return "not a regular file";
+  return "";
+}
+
+namespace {
+void register_temporary(const std::string& path) {
+  static const bool installed = [] {
+    std::signal(SIGINT, remove_pending);
+    std::signal(SIGTERM, remove_pending);
+    std::signal(SIGHUP, remove_pending);  // the terminal closed
+    return true;
+  }();
+  (void)installed;
+  for (auto& p : pending) {
+    const char* none = nullptr;
+    if (p.compare_exchange_strong(none, path.c_str())) return;
+  }
+}
+void unregister_temporary(const std::string& path) {
+  for (auto& p : pending)
+    if (p.load() == path.c_str()) p.store(nullptr);
+}
+}  // namespace
+
+Temporary::Temporary(const std::string& path) {
+  const std::string base = path + ".tmp-" + std::to_string(::getpid());
+  for (int k = 0;; ++k) {
+    name_ = k == 0 ? base : base + "-" + std::to_string(k);
+    const int fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      break;
+    }
+    if (errno != EEXIST || k == 99)
+      throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(name_) + "')");
+  }
+  register_temporary(name_);
+}
+Temporary::~Temporary() {
+  unregister_temporary(name_);
+  if (live_) std::remove(name_.c_str());
+}
+void Temporary::commit(const std::string& path) {
+  unregister_temporary(name_);
+  live_ = false;
+  if (std::rename(name_.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(name_.c_str());
+    throw IoError("cannot rename '" + echo(name_) + "' to '" + echo(path) + "': " + why);
+  }
+}
+
+TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_), file_(tmp_.name()) {
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "': " + std::strerror(errno));
+}
+void TextOutput::finish() {
+  if (!file_.is_open()) return;
+  file_.close();
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "' (e.g. a full disk)");
+}
+void TextOutput::commit() {
+  finish();
+  tmp_.commit(path_);
+}
 
 std::string csv_mark(const std::string& command) { return "# liebatch " LIEBATCH_VERSION " " + command; }
 

@@ -1,7 +1,10 @@
-// The files a command writes, checked before any computation: liebatch replaces only files it
-// wrote itself (recognised by a mark it leaves in each), never an input, a read-only file or a
-// symlink, and refuses an output that cannot fit where it goes.
+// The files a command writes: each under a temporary name until complete, and checked before any
+// computation: liebatch replaces only files it wrote itself (recognised by a mark it leaves in
+// each), never an input, a read-only file or a symlink, and refuses an output that cannot fit
+// where it goes.
 #pragma once
+#include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,6 +13,48 @@
 #endif
 
 namespace lb::cli {
+
+/// A file that cannot be read or written: the message names the path and the reason.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Why `path` cannot be read as a file ("it is a directory", "not a regular file": a device
+/// would be read without end), or "" (a missing file is left to the open, which says why).
+std::string unreadable(const std::string& path);
+
+/// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way), created
+/// exclusively, so no existing file is ever truncated; removed by the destructor, or when SIGINT,
+/// SIGTERM or SIGHUP ends the process, unless renamed into place by commit().
+class Temporary {
+ public:
+  explicit Temporary(const std::string& path);
+  ~Temporary();
+  Temporary(const Temporary&) = delete;
+  Temporary& operator=(const Temporary&) = delete;
+  const std::string& name() const { return name_; }
+  /// Renames it to `path`; an IoError if that fails (the temporary is then removed).
+  void commit(const std::string& path);
+
+ private:
+  std::string name_;
+  bool live_ = true;
+};
+
+/// A text file (CSV) written under a temporary name: finish() writes it out (a full disk shows
+/// here), commit() renames it into place.
+class TextOutput {
+ public:
+  explicit TextOutput(std::string path);
+  std::ostream& out() { return file_; }
+  void finish();
+  void commit();
+
+ private:
+  std::string path_;
+  Temporary tmp_;
+  std::ofstream file_;
+};
 
 /// Whether `path` holds a file liebatch wrote, by its mark: the HDF5 root attribute
 /// `liebatch_version`, a CSV's first line "# liebatch", a PNG's tEXt chunk "Software" = "liebatch …".

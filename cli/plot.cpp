@@ -11,7 +11,6 @@
 
 #include <unistd.h>
 
-#include "h5_writer.hpp"
 #include "output_files.hpp"
 
 namespace lb::cli {

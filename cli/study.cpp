@@ -14,7 +14,7 @@
 #include <liebatch/sampling/unit_sampler.hpp>
 
 #include <liebatch/ensemble/sampling.hpp>
-#include "h5_writer.hpp"
+#include "output_files.hpp"
 
 namespace lb::cli {
 namespace {

@@ -44,6 +44,12 @@ template <class T> struct Sampler<lb::TS2<T>> {
   }
 };
 
+/// so*(3): any μ, on the sphere |μ| = const of its orbit.
+template <class T> struct Sampler<lb::CoadjointSO3<T>> {
+  static lb::Vec3<T> point(std::mt19937_64& rng) { return gaussian<T, 3>(rng); }
+  static std::vector<Invariant<T>> invariants(const lb::Vec3<T>& mu) { return {{lb::norm(mu), lb::norm(mu)}}; }
+};
+
 template <class T> struct Sampler<lb::CoadjointSE3<T>> {
   static lb::Vec6<T> point(std::mt19937_64& rng) {
     return lb::concat(gaussian<T, 3>(rng), Sampler<lb::S2<T>>::point(rng));

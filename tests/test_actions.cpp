@@ -1,6 +1,7 @@
 // Every homogeneous space, products included: a left action (homomorphism and identity), exp_act
 // consistent with act∘exp, the generator equal to d/dt exp(tξ)·y (central differences in quad),
-// and the invariants kept to round-off over 10⁴ random actions.
+// the invariants kept to round-off over 10⁴ random actions, and the defect and projection onto the
+// space.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,7 +15,7 @@ using ref::Q;
 
 struct FS2 { template <class T> using S = lb::S2<T>; };
 struct FTS2 { template <class T> using S = lb::TS2<T>; };
-static_assert(std::is_same_v<lb::CoadjointSO3<double>, lb::S2<double>>, "so*(3) is covered by the S² cases");
+struct FCoSO3 { template <class T> using S = lb::CoadjointSO3<T>; };
 struct FCoSE3 { template <class T> using S = lb::CoadjointSE3<T>; };
 struct FR4 { template <class T> using S = lb::Euclidean<T, 4>; };
 struct FSO3 { template <class T> using S = lb::GroupSpace<lb::SO3<T>>; };
@@ -28,7 +29,7 @@ struct FQuadrotors {
 };
 
 template <class F> class ActionTest : public ::testing::Test {};
-using Spaces = ::testing::Types<FS2, FTS2, FCoSE3, FR4, FSO3, FSE3, FTS2Pow3, FQuadrotors>;
+using Spaces = ::testing::Types<FS2, FTS2, FCoSO3, FCoSE3, FR4, FSO3, FSE3, FTS2Pow3, FQuadrotors>;
 TYPED_TEST_SUITE(ActionTest, Spaces);
 
 template <class S> typename S::algebra::vec random_xi(std::mt19937_64& rng, double scale) {
@@ -77,6 +78,49 @@ TYPED_TEST(ActionTest, InvariantsSurviveTenThousandActions) {
     EXPECT_LE(std::abs(inv[i].value - inv0[i].value), 1e-13 * std::max(inv[i].scale, inv0[i].scale))
         << "invariant " << i << ": " << inv0[i].value << " became " << inv[i].value;
   }
+}
+
+/// On the space: defect at round-off and project the identity up to it. Off it by δ ~ 1e-3: the
+/// defect of the same order, project lands on the space (defect at round-off) within O(δ) of the
+/// point, and is idempotent. Spaces without a constraint (ℝⁿ, the coadjoint orbits) report 0 and
+/// project nothing.
+TYPED_TEST(ActionTest, DefectAndProjection) {
+  using S = typename TypeParam::template S<double>;
+  std::mt19937_64 rng(4);
+  for (int rep = 0; rep < 200; ++rep) {
+    const auto y = lbtest::Sampler<S>::point(rng);
+    const double scale = 1 + lb::norm_inf(y);
+    EXPECT_LE(S::defect(y), 1e-14 * scale);
+    EXPECT_LE(lb::norm_inf(S::project(y) - y), 1e-14 * scale);
+    const auto z = y + lbtest::gaussian<double, S::dim>(rng, 1e-3);
+    const auto p = S::project(z);
+    EXPECT_LE(S::defect(z), 1e-2);
+    EXPECT_LE(S::defect(p), 1e-14 * scale);
+    EXPECT_LE(lb::norm_inf(p - z), 1e-2 * scale);
+    EXPECT_LE(lb::norm_inf(S::project(p) - p), 1e-14 * scale);
+    if (S::defect(z) == 0) {
+      EXPECT_EQ(lb::norm_inf(p - z), 0.0) << "a space without a constraint projects nothing";
+    }
+  }
+}
+
+/// The defects' values, computed by hand: |1.25 q| − 1 on S², the normal part |q·ω|/(1 + |ω|) on
+/// TS², RᵀR − I = 3I for R = 2I and at least 1 for a reflection on SO(3) and SE(3).
+TEST(Defect, ValuesByHand) {
+  const lb::Vec3<double> q = lb::vec3(0.6, 0.0, 0.8), w = lb::vec3(0.0, 2.0, 0.0);
+  EXPECT_DOUBLE_EQ(lb::S2<double>::defect(1.25 * q), 0.25);
+  EXPECT_EQ(lb::CoadjointSO3<double>::defect(1.25 * q), 0.0);
+  const auto off = lb::concat(q, w + 0.5 * q);
+  EXPECT_DOUBLE_EQ(lb::TS2<double>::defect(off), 0.5 / (1 + lb::norm(w + 0.5 * q)));
+  EXPECT_LE(lb::norm_inf(lb::TS2<double>::project(off) - lb::concat(q, w)), 1e-16);
+  const auto R2 = (2.0 * lb::Mat3<double>::identity()).flat();
+  EXPECT_DOUBLE_EQ(lb::SO3<double>::defect(R2), 3.0);
+  EXPECT_LE(lb::norm_inf(lb::SO3<double>::project(R2) - lb::Mat3<double>::identity().flat()), 0.0);
+  lb::Mat3<double> F = lb::Mat3<double>::identity();
+  F(2, 2) = -1;  // orthogonal, det −1
+  EXPECT_GE(lb::SO3<double>::defect(F.flat()), 1.0);
+  EXPECT_GE(lb::SE3<double>::defect(lb::concat(F.flat(), w)), 1.0);
+  EXPECT_DOUBLE_EQ(lb::GroupSpace<lb::SE3<double>>::defect(lb::concat(R2, w)), 3.0);
 }
 
 }  // namespace

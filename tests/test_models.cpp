@@ -1,14 +1,19 @@
 // Models: ψ_*(f(y))|_y against each model's vector field written independently in embedding
-// coordinates, the N = 1 chain against the spherical pendulum, and energy conserved to O(hᵖ).
+// coordinates, the N = 1 chain against the spherical pendulum, energy conserved to O(hᵖ), and
+// what every model says about itself (names, defect, conversion to another scalar).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 #include <random>
 #include <vector>
 
 #include <liebatch/models/heavy_top_quadratic.hpp>
 #include <liebatch/models/heavy_top_spatial.hpp>
+#include <liebatch/model.hpp>
+#include <liebatch/models/embedded.hpp>
 #include <liebatch/models/lorenz.hpp>
 #include <liebatch/models/rigid_body_attitude.hpp>
 
@@ -394,6 +399,80 @@ TEST(Energy, ConservedToTheOrderOfTheMethod) {
   EXPECT_NEAR(ht5, 5, 0.3);
   EXPECT_NEAR(dp4, 4, 0.3);
   EXPECT_NEAR(dp5, 5, 0.3);
+}
+
+/// The models of problems.hpp and the rest of models/, each with a model<T>() and a state y0<T>().
+struct LorenzModel {
+  template <class T> static lb::Lorenz<T> model() { return {}; }
+  template <class T> static lb::Vec3<T> y0() { return lb::vec3(T(1), T(2), T(20)); }
+};
+struct AttitudeModel {
+  template <class T> static lb::RigidBodyAttitude<T> model() { return {lbtest::RigidBodyProblem::model<T>()}; }
+  template <class T> static auto y0() {
+    return lb::concat(lb::Mat3<T>::identity().flat(), lbtest::RigidBodyProblem::y0<T>());
+  }
+};
+struct QuadraticTopModel {
+  template <class T> static lb::HeavyTopQuadratic<T> model() { return {lbtest::HeavyTopProblem::model<T>()}; }
+  template <class T> static auto y0() { return model<T>().from_body(lb::Mat3<T>::identity(), lb::vec3(T(0.5), T(1), T(2))); }
+};
+struct EmbeddedTopModel {
+  template <class T> static lb::Embedded<lb::HeavyTop<T>> model() { return {lbtest::HeavyTopProblem::model<T>()}; }
+  template <class T> static auto y0() { return lbtest::HeavyTopProblem::y0<T>(); }
+};
+
+template <class P> class Metadata : public ::testing::Test {};
+using Models = ::testing::Types<lbtest::RigidBodyProblem, lbtest::HeavyTopProblem, lbtest::SpatialHeavyTopProblem,
+                                lbtest::DoublePendulumProblem, lbtest::QuadrotorLoadProblem, LorenzModel, AttitudeModel,
+                                QuadraticTopModel, EmbeddedTopModel>;
+TYPED_TEST_SUITE(Metadata, Models);
+
+/// One distinct name per state component and per observable.
+TYPED_TEST(Metadata, NamesEveryComponentAndObservableOnce) {
+  using M = decltype(TypeParam::template model<double>());
+  const auto state = lb::state_names<M>(), obs = lb::observable_names<M>();
+  EXPECT_EQ(int(state.size()), M::space::dim);
+  EXPECT_EQ(int(obs.size()), lb::observable_count<M>());
+  EXPECT_EQ(std::set<std::string>(state.begin(), state.end()).size(), state.size());
+  EXPECT_EQ(std::set<std::string>(obs.begin(), obs.end()).size(), obs.size());
+}
+
+/// cast<U>() gives the model<U> type; double → long double → double is exact (the same field
+/// bitwise), and the long double model agrees with the one built in long double to double's
+/// rounding; float to float's.
+TYPED_TEST(Metadata, CastConvertsEveryParameter) {
+  const auto m = TypeParam::template model<double>();
+  const auto mld = m.template cast<LD>();
+  static_assert(std::is_same_v<decltype(mld), const decltype(TypeParam::template model<LD>())>);
+  static_assert(std::is_same_v<decltype(m.template cast<float>()), decltype(TypeParam::template model<float>())>);
+  const auto y = TypeParam::template y0<double>();
+  const auto f = m.f(0.3, y), back = mld.template cast<double>().f(0.3, y);
+  for (int d = 0; d < f.size; ++d) EXPECT_EQ(back[d], f[d]) << "component " << d;
+  const auto yl = TypeParam::template y0<LD>();
+  const auto fl = mld.f(LD(0.3), yl), exact = TypeParam::template model<LD>().f(LD(0.3), yl);
+  const auto ff = m.template cast<float>().f(0.3f, TypeParam::template y0<float>());
+  for (int d = 0; d < f.size; ++d) {
+    EXPECT_LE(std::abs(double(fl[d] - exact[d])), 1e-14 * (1 + std::abs(double(exact[d])))) << "component " << d;
+    EXPECT_LE(std::abs(double(ff[d]) - double(exact[d])), 1e-5 * (1 + std::abs(double(exact[d])))) << "component " << d;
+  }
+}
+
+/// The model's states lie on its set: y0 has a defect at round-off; the heavy top narrows se*(3)
+/// to |Γ| = 1, so a longer Γ shows and is projected back while its space sees no defect.
+TYPED_TEST(Metadata, InitialStateLiesOnTheModelsSet) {
+  using M = decltype(TypeParam::template model<double>());
+  const auto y = TypeParam::template y0<double>();
+  EXPECT_LE(lb::defect<M>(y), 1e-14);
+  EXPECT_LE(lb::norm_inf(lb::project<M>(y) - y), 1e-14 * (1 + lb::norm_inf(y)));
+}
+
+TEST(Metadata, HeavyTopNarrowsItsSpaceToUnitGamma) {
+  using M = lb::HeavyTop<double>;
+  auto y = lbtest::HeavyTopProblem::y0<double>();
+  y.set_seg(3, 1.5 * y.seg<3, 3>());
+  EXPECT_EQ(M::space::defect(y), 0.0);
+  EXPECT_NEAR(lb::defect<M>(y), 0.5, 1e-15);
+  EXPECT_LE(lb::defect<M>(lb::project<M>(y)), 1e-15);
 }
 
 }  // namespace

@@ -7,8 +7,12 @@
 namespace lb {
 
 /// so*(3) ≅ ℝ³ under the coadjoint action g·μ = R μ, ψ_*(ξ)|_μ = ξ × μ: ℝ³ under rotation, whose
-/// orbits are the spheres |μ| = const (the Casimir). The same space type as S².
-template <class T> using CoadjointSO3 = S2<T>;
+/// orbits are the spheres |μ| = const (the Casimir): S²'s action on all of ℝ³, where every μ lies
+/// on its orbit.
+template <class T> struct CoadjointSO3 : S2<T> {
+  LB_HD static T defect(const Vec3<T>&) { return T(0); }
+  LB_HD static Vec3<T> project(const Vec3<T>& mu) { return mu; }
+};
 
 /// se*(3) ≅ ℝ⁶ ∋ (Π, Γ) with (R, u)·(Π, Γ) = (R Π + u × R Γ, R Γ) and
 /// ψ_*(ξ, η)|_(Π,Γ) = (ξ × Π + η × Γ, ξ × Γ). Casimirs: |Γ| and Π·Γ.
@@ -29,6 +33,9 @@ template <class T> struct CoadjointSE3 {
     const Vec3<T> P = y.template seg<0, 3>(), G = y.template seg<3, 3>();
     return concat(cross(xi, P) + cross(eta, G), cross(xi, G));
   }
+  /// Every (Π, Γ) lies on its orbit (a model may narrow it: the heavy top's |Γ| = 1).
+  LB_HD static T defect(const point&) { return T(0); }
+  LB_HD static point project(const point& y) { return y; }
 };
 
 }  // namespace lb

@@ -23,6 +23,9 @@ template <class G> struct GroupSpace {
   LB_HD static point generator(const typename algebra::vec& u, const point& y) {
     return G::from_embed(y).generator(u);
   }
+  /// Distance of an embedded point from G, and a nearby element of G (G::defect, G::project).
+  LB_HD static scalar defect(const point& y) { return G::defect(y); }
+  LB_HD static point project(const point& y) { return G::project(y); }
 };
 
 /// ℝⁿ under translation: exp(ξ)·y = y + ξ, so Lie group methods become classical ones.

@@ -22,6 +22,8 @@ concept LieAlgebra = requires(const typename A::vec& u) {
 
 /// M: points stored as `point`, dim numbers each; 𝔤 = `algebra` acts by exp_act(u, y) = exp(u)·y,
 /// and generator(u, y) = ψ_*(u)|_y is its infinitesimal action in embedding coordinates.
+/// defect(y) ≥ 0 is y's distance from M in those coordinates (0 on M up to round-off) and
+/// project(y) a point of M near y: how initial states are checked and normalised.
 template <class S>
 concept HomogeneousSpace = LieAlgebra<typename S::algebra> &&
                            requires(const typename S::algebra::vec& u, const typename S::point& y) {
@@ -30,6 +32,8 @@ concept HomogeneousSpace = LieAlgebra<typename S::algebra> &&
                              { y[0] } -> std::convertible_to<typename S::scalar>;
                              { S::exp_act(u, y) } -> std::same_as<typename S::point>;
                              { S::generator(u, y) } -> std::same_as<typename S::point>;
+                             { S::defect(y) } -> std::convertible_to<typename S::scalar>;
+                             { S::project(y) } -> std::same_as<typename S::point>;
                            };
 
 }  // namespace lb

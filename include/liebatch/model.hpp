@@ -1,9 +1,14 @@
 // The contract of a model: a vector field on a homogeneous space given through the action,
 // ẏ = ψ_*(f(t, y))|_y with f : ℝ × M → 𝔤 ([MK98]; docs/spaces-and-models.md), as every model
-// of models/ and a user's own (examples/user_model.cpp) write it.
+// of models/ and a user's own (examples/user_model.cpp) write it; and what a model says about
+// itself beyond f, each optional with a default: its observables, the set its states live on
+// (defect, projection), and the names of the state's components and of its observables.
 #pragma once
 #include <concepts>
+#include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "homogeneous_space.hpp"
 
@@ -17,5 +22,48 @@ concept Model = HomogeneousSpace<typename M::space> && std::is_trivially_copyabl
                 requires(const M& m, typename M::space::scalar t, const typename M::space::point& y) {
                   { m.f(t, y) } -> std::same_as<typename M::space::algebra::vec>;
                 };
+
+/// Number of observables a model records: the size of the Vec `observables(y)` returns, recorded
+/// at output samples and section hits (energy, Casimirs, constraints); 0 when it defines none.
+template <class M> constexpr int observable_count() {
+  if constexpr (requires(const M& m, const typename M::space::point& y) { m.observables(y); }) {
+    return decltype(std::declval<const M&>().observables(std::declval<const typename M::space::point&>()))::size;
+  } else {
+    return 0;
+  }
+}
+
+/// y's distance from the set M's states live on, and a point of that set near y: the model's own
+/// static `defect`/`project` where it narrows its space (the heavy top's |Γ| = 1 on se*(3)), else
+/// the space's.
+template <Model M> LB_HD typename M::space::scalar defect(const typename M::space::point& y) {
+  if constexpr (requires { M::defect(y); }) return M::defect(y);
+  else return M::space::defect(y);
+}
+template <Model M> LB_HD typename M::space::point project(const typename M::space::point& y) {
+  if constexpr (requires { M::project(y); }) return M::project(y);
+  else return M::space::project(y);
+}
+
+/// Names of the state's components (host only): the model's static `state_names()`, else
+/// y0, y1, …; and of its observables: `observable_names()`, else obs0, obs1, ….
+template <Model M> std::vector<std::string> state_names() {
+  if constexpr (requires { M::state_names(); }) {
+    return M::state_names();
+  } else {
+    std::vector<std::string> v;
+    for (int i = 0; i < M::space::dim; ++i) v.push_back(std::string(1, 'y') += std::to_string(i));  // not "y" + …: GCC 12's -Wrestrict
+    return v;
+  }
+}
+template <Model M> std::vector<std::string> observable_names() {
+  if constexpr (requires { M::observable_names(); }) {
+    return M::observable_names();
+  } else {
+    std::vector<std::string> v;
+    for (int i = 0; i < observable_count<M>(); ++i) v.push_back(std::string("obs") += std::to_string(i));
+    return v;
+  }
+}
 
 }  // namespace lb

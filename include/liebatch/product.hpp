@@ -21,6 +21,17 @@ template <int N, class F> LB_HD void static_for(F&& f) {
   detail::static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
+/// The largest of f(std::integral_constant<int, I>{}) over I = 0 … N−1, and 0: a product's angle
+/// and defect from its factors'.
+template <int N, class S, class F> LB_HD S static_max(F&& f) {
+  S m = S(0);
+  static_for<N>([&](auto I) {
+    const S a = f(I);
+    m = a > m ? a : m;
+  });
+  return m;
+}
+
 namespace detail {
 /// Sum of the first I entries of a list of dimensions.
 template <int I, int... D> constexpr int offset() {
@@ -113,14 +124,11 @@ template <class... A> struct ProductAlgebra {
   LB_HD static group exp(const vec& u) { return group::exp(u); }
   /// Largest squared rotation angle over the factors.
   LB_HD static scalar angle2(const vec& u) {
-    scalar m = scalar(0);
-    static_for<count>([&](auto I_) {
+    return static_max<count, scalar>([&](auto I_) {
       constexpr int I = decltype(I_)::value;
       using F = factor<I>;
-      const scalar a = F::angle2(u.template seg<offset<I>(), F::dim>());
-      m = a > m ? a : m;
+      return scalar(F::angle2(u.template seg<offset<I>(), F::dim>()));
     });
-    return m;
   }
   LB_HD static vec bracket(const vec& u, const vec& v) { return blockwise<Op::bracket>(u, v); }
   LB_HD static vec dexp(const vec& u, const vec& v) { return blockwise<Op::dexp>(u, v); }
@@ -169,6 +177,23 @@ template <class... S> struct Product {
   }
   LB_HD static point generator(const typename algebra::vec& u, const point& y) {
     return map<false>(u, y);
+  }
+  /// The largest of the factors' defects, and every factor projected.
+  LB_HD static scalar defect(const point& y) {
+    return static_max<count, scalar>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      using F = factor<I>;
+      return scalar(F::defect(y.template seg<offset<I>(), F::dim>()));
+    });
+  }
+  LB_HD static point project(const point& y) {
+    point r;
+    static_for<count>([&](auto I_) {
+      constexpr int I = decltype(I_)::value;
+      using F = factor<I>;
+      r.set_seg(offset<I>(), F::project(y.template seg<offset<I>(), F::dim>()));
+    });
+    return r;
   }
 
  private:

@@ -33,6 +33,9 @@ template <class T, int N> struct Translation {
   static constexpr int embed_dim = N;
   LB_HD Vec<T, N> embed() const { return t; }
   LB_HD static Translation from_embed(const Vec<T, N>& x) { return {x}; }
+  /// Every point of ℝⁿ is a translation.
+  LB_HD static T defect(const Vec<T, N>&) { return T(0); }
+  LB_HD static Vec<T, N> project(const Vec<T, N>& x) { return x; }
   LB_HD Vec<T, N> generator(const Vec<T, N>& xi) const { return xi; }
 
   LB_HD Translation inverse() const { return {-t}; }

@@ -78,6 +78,12 @@ template <class T> struct SE3 {
   /// The embedding SE(3) ⊂ ℝ¹² as (R row-major, t).
   static constexpr int embed_dim = 12;
   LB_HD Vec<T, 12> embed() const { return concat(R.flat(), t); }
+  /// Distance from SE(3), and a nearby element: those of the rotation part (SO3::defect, project).
+  LB_HD static T defect(const Vec<T, 12>& x) { return SO3<T>::defect(x.template seg<0, 9>()); }
+  LB_HD static Vec<T, 12> project(Vec<T, 12> x) {
+    x.set_seg(0, SO3<T>::project(x.template seg<0, 9>()));
+    return x;
+  }
   LB_HD static SE3 from_embed(const Vec<T, 12>& x) {
     return {Mat3<T>::from_flat(x.template seg<0, 9>()), x.template seg<9, 3>()};
   }

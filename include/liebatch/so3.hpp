@@ -107,6 +107,26 @@ template <class T> struct SO3 {
   static constexpr int embed_dim = 9;
   LB_HD Vec<T, 9> embed() const { return R.flat(); }
   LB_HD static SO3 from_embed(const Vec<T, 9>& x) { return {Mat3<T>::from_flat(x)}; }
+  /// Distance of an embedded point from SO(3): max |RᵀR − I|, and at least 1 when det R < 0 (a
+  /// reflection is not a rotation).
+  LB_HD static T defect(const Vec<T, 9>& x) {
+    const Mat3<T> R = Mat3<T>::from_flat(x), E = R.transpose() * R;
+    T d = T(0);
+    LB_UNROLL for (int k = 0; k < 9; ++k) {
+      const T e = lb::abs(E.m[k] - (k % 4 == 0 ? T(1) : T(0)));
+      d = e > d ? e : d;
+    }
+    const bool reflection = dot(R.row(0), cross(R.row(1), R.row(2))) < T(0);
+    return reflection && d < T(1) ? T(1) : d;
+  }
+  /// A rotation near x: its rows orthonormalised in order (Gram–Schmidt), the third as the cross
+  /// product of the first two. The identity on SO(3) up to round-off.
+  LB_HD static Vec<T, 9> project(const Vec<T, 9>& x) {
+    const Mat3<T> R = Mat3<T>::from_flat(x);
+    const Vec3<T> a = (T(1) / norm(R.row(0))) * R.row(0), b0 = R.row(1) - dot(a, R.row(1)) * a;
+    const Vec3<T> b = (T(1) / norm(b0)) * b0;
+    return concat(concat(a, b), cross(a, b));
+  }
   /// d/dt exp(tξ)·R at t = 0, i.e. ξ̂ R, embedded.
   LB_HD Vec<T, 9> generator(const Vec3<T>& xi) const { return (hat(xi) * R).flat(); }
 

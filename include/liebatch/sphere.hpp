@@ -5,7 +5,7 @@
 namespace lb {
 
 /// S² ⊂ ℝ³ with g·q = R q; ψ_*(u)|_q = u × q. The action is defined on all of ℝ³ and keeps |q|,
-/// so this type also serves as so*(3) under the coadjoint action (CoadjointSO3).
+/// so so*(3) under the coadjoint action (CoadjointSO3) is this space without the constraint.
 template <class T> struct S2 {
   using scalar = T;
   using algebra = so3<T>;
@@ -21,6 +21,9 @@ template <class T> struct S2 {
     return q + k.s * uq + k.c * cross(u, uq);
   }
   LB_HD static point generator(const Vec3<T>& u, const point& q) { return cross(u, q); }
+  /// | |q| − 1 |, and q / |q|.
+  LB_HD static T defect(const point& q) { return lb::abs(norm(q) - T(1)); }
+  LB_HD static point project(const point& q) { return (T(1) / norm(q)) * q; }
 };
 
 }  // namespace lb

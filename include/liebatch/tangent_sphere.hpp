@@ -23,6 +23,16 @@ template <class T> struct TS2 {
     const Vec3<T> q = y.template seg<0, 3>(), w = y.template seg<3, 3>();
     return concat(cross(a, q), cross(a, w) + cross(b, q));
   }
+  /// max(| |q| − 1 |, |q·ω| / (1 + |ω|)); and (q/|q|, ω without its component along q).
+  LB_HD static T defect(const point& y) {
+    const Vec3<T> q = y.template seg<0, 3>(), w = y.template seg<3, 3>();
+    const T unit = lb::abs(norm(q) - T(1)), tangent = lb::abs(dot(q, w)) / (T(1) + norm(w));
+    return unit > tangent ? unit : tangent;
+  }
+  LB_HD static point project(const point& y) {
+    const Vec3<T> q = (T(1) / norm(y.template seg<0, 3>())) * y.template seg<0, 3>(), w = y.template seg<3, 3>();
+    return concat(q, w - dot(q, w) * q);
+  }
 };
 
 }  // namespace lb

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "../trajectory/observables.hpp"
 #include "../trajectory/trajectory.hpp"
 
 namespace lb {

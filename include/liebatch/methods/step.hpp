@@ -6,15 +6,38 @@
 
 namespace lb {
 
-/// How a trajectory ended (or that it is still running).
+/// How a trajectory ended, or that it is still running: X(name, code, meaning), one list from
+/// which the enum, the names in the output files and the command's summaries are made.
+#define LB_STATUSES(X)                                                                         \
+  X(running, 0, "not finished yet")                                                            \
+  X(ok, 1, "reached t_end")                                                                    \
+  X(nonfinite, 2, "a NaN or Inf appeared in the state")                                        \
+  X(step_underflow, 3, "the adaptive step fell below h_min")                                   \
+  X(step_cap, 4, "the step-count cap was reached before t_end")                                \
+  X(dexpinv_singular, 5, "an RKMK stage angle reached the singular range of dexp^-1 (near 2 pi)")
+
 enum class Status : std::uint8_t {
-  running = 0,       ///< not finished yet
-  ok = 1,            ///< reached t_end
-  nonfinite = 2,     ///< a NaN or Inf appeared in the state
-  step_underflow = 3,///< the adaptive step fell below h_min
-  step_cap = 4,      ///< the step-count cap was reached before t_end
-  dexpinv_singular = 5, ///< an RKMK stage angle reached the singular range of dexp⁻¹ (near 2π)
+#define LB_STATUS_ENUM(name, code, what) name = code,
+  LB_STATUSES(LB_STATUS_ENUM)
+#undef LB_STATUS_ENUM
 };
+
+/// Number of statuses; their codes are 0, …, status_count − 1.
+inline constexpr int status_count = 0
+#define LB_STATUS_COUNT(name, code, what) +1
+    LB_STATUSES(LB_STATUS_COUNT);
+#undef LB_STATUS_COUNT
+
+/// The status's name as in LB_STATUSES ("ok"), or "unknown" for a code outside the list.
+constexpr const char* status_name(std::uint8_t code) {
+  switch (code) {
+#define LB_STATUS_CASE(name, code, what) \
+  case code: return #name;
+    LB_STATUSES(LB_STATUS_CASE)
+#undef LB_STATUS_CASE
+  }
+  return "unknown";
+}
 
 /// Result of one step from yₙ: the new point, an error estimate in embedding coordinates (zero
 /// for methods without an embedded pair), and whether dexp⁻¹ was evaluated in its singular range.

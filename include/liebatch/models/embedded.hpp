@@ -3,6 +3,7 @@
 // shows what the Lie machinery costs and what it buys (invariants kept or not).
 #pragma once
 #include "../group_space.hpp"
+#include "../model.hpp"
 
 namespace lb {
 
@@ -14,6 +15,8 @@ template <class Model> struct Embedded {
   Model model;
 
   LB_HD point f(scalar t, const point& y) const { return base_space::generator(model.f(t, y), y); }
+  static std::vector<std::string> state_names() { return lb::state_names<Model>(); }
+  template <class U> LB_HD auto cast() const { return Embedded<decltype(model.template cast<U>())>{model.template cast<U>()}; }
 };
 
 }  // namespace lb

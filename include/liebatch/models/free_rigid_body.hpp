@@ -1,6 +1,7 @@
 // The free rigid body on so*(3) under the coadjoint action ([CCLMO22 §3]): μ̇ = μ × 𝕀⁻¹μ.
 #pragma once
 #include "../coadjoint.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -24,6 +25,9 @@ template <class T> struct FreeRigidBody {
   LB_HD T casimir(const point& mu) const { return norm(mu); }
   /// Recorded at output samples: (energy, |μ|).
   LB_HD Vec<T, 2> observables(const point& mu) const { return {{energy(mu), casimir(mu)}}; }
+  static std::vector<std::string> observable_names() { return {"energy", "casimir |mu|"}; }
+  static std::vector<std::string> state_names() { return names::xyz("mu"); }
+  template <class U> LB_HD FreeRigidBody<U> cast() const { return {lb::cast<U>(inertia)}; }
 };
 
 }  // namespace lb

@@ -5,6 +5,7 @@
 // magnitude of gravity and Γ is a unit vector pointing up, so the potential is M g X·Γ.
 #pragma once
 #include "../coadjoint.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -50,6 +51,16 @@ template <class T> struct HeavyTop {
 
   /// Recorded at output samples: (energy, |Γ|, Π·Γ).
   LB_HD Vec<T, 3> observables(const point& y) const { return {{energy(y), gamma_norm(y), vertical_momentum(y)}}; }
+  static std::vector<std::string> observable_names() { return {"energy", "|Gamma|", "Pi.Gamma"}; }
+  static std::vector<std::string> state_names() { return names::join({names::xyz("Pi"), names::xyz("Gamma")}); }
+  /// The states: se*(3) with Γ a unit vector (a direction), | |Γ| − 1 |; and Γ normalised.
+  LB_HD static T defect(const point& y) { return S2<T>::defect(y.template seg<3, 3>()); }
+  LB_HD static point project(point y) {
+    y.set_seg(3, S2<T>::project(y.template seg<3, 3>()));
+    return y;
+  }
+  /// The same top in scalar U.
+  template <class U> LB_HD HeavyTop<U> cast() const { return {lb::cast<U>(inertia), lb::cast<U>(com), U(mass), U(gravity)}; }
 };
 
 }  // namespace lb

@@ -51,6 +51,8 @@ template <class T> struct HeavyTopQuadratic {
     return T(0.5) * dot(b.template seg<0, 3>(), top.omega(b)) - dot(p(y), b.template seg<3, 3>());
   }
   LB_HD Vec<T, 2> observables(const point& y) const { return {{energy(y), pi(y)[2]}}; }
+  static std::vector<std::string> observable_names() { return {"energy", "pi_z"}; }
+  template <class U> LB_HD HeavyTopQuadratic<U> cast() const { return {top.template cast<U>()}; }
 };
 
 }  // namespace lb

@@ -43,6 +43,9 @@ template <class T> struct HeavyTopSpatial {
     }
     return {{energy(y), pi(y)[2], d}};
   }
+  static std::vector<std::string> observable_names() { return {"energy", "pi_z", "|QtQ - I|"}; }
+  static std::vector<std::string> state_names() { return names::join({names::matrix("Q"), names::xyz("pi")}); }
+  template <class U> LB_HD HeavyTopSpatial<U> cast() const { return {top.template cast<U>()}; }
 };
 
 }  // namespace lb

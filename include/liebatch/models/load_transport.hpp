@@ -51,6 +51,7 @@ template <class T> struct ParabolicPath {
   LB_HD static ParabolicPath paper() {
     return {vec3(T(0), T(0), T(-7)), vec3(T(1), T(0), T(0)), vec3(T(0), T(0), T(1)), T(2.5)};
   }
+  template <class U> LB_HD ParabolicPath<U> cast() const { return {lb::cast<U>(a), lb::cast<U>(b), lb::cast<U>(c), U(t0)}; }
 };
 
 template <class T, class Path> struct LoadTransport {
@@ -69,6 +70,12 @@ template <class T, class Path> struct LoadTransport {
     const Vec3<T> one = vec3(T(1), T(1), T(1));
     return {p, T(12), T(5), T(16), T(5), {vec3(T(0.5), T(0), c), vec3(T(-0.5), T(0), c)},
             vec3(T(0), T(-1), T(0)), {one, one}};
+  }
+  /// The same controller in scalar U (its path too).
+  template <class U> LB_HD auto cast() const {
+    return LoadTransport<U, decltype(path.template cast<U>())>{
+        path.template cast<U>(), U(k_y), U(k_v), U(k_q), U(k_w), {lb::cast<U>(r[0]), lb::cast<U>(r[1])},
+        lb::cast<U>(s), {lb::cast<U>(moment[0]), lb::cast<U>(moment[1])}};
   }
 
   /// What the controller steers towards at (t, P).

@@ -2,6 +2,7 @@
 // can be compared with ordinary ensemble solvers (the DiffEqGPU / MPGOS benchmark).
 #pragma once
 #include "../group_space.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -13,6 +14,8 @@ template <class T> struct Lorenz {
   LB_HD point f(T /*t*/, const point& y) const {
     return vec3(sigma * (y[1] - y[0]), y[0] * (rho - y[2]) - y[1], y[0] * y[1] - beta * y[2]);
   }
+  static std::vector<std::string> state_names() { return {"x", "y", "z"}; }
+  template <class U> LB_HD Lorenz<U> cast() const { return {U(sigma), U(rho), U(beta)}; }
 };
 
 }  // namespace lb

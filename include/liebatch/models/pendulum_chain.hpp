@@ -13,6 +13,7 @@
 #pragma once
 #include "../product.hpp"
 #include "../tangent_sphere.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -109,6 +110,22 @@ template <class T, int N> struct PendulumChain {
       qw = b > qw ? b : qw;
     }
     return {{energy(y), dq, qw}};
+  }
+  static std::vector<std::string> observable_names() { return {"energy", "max ||q_i| - 1|", "max |q_i.w_i|"}; }
+  /// q1_x, q1_y, q1_z, w1_x, …, wN_z.
+  static std::vector<std::string> state_names() {
+    std::vector<std::string> v;
+    for (int i = 1; i <= N; ++i) {
+      const std::string k = std::to_string(i);
+      v = names::join({v, names::xyz(std::string(1, 'q') += k), names::xyz(std::string(1, 'w') += k)});
+    }
+    return v;
+  }
+  template <class U> LB_HD PendulumChain<U, N> cast() const {
+    PendulumChain<U, N> c;
+    for (int i = 0; i < N; ++i) { c.mass[i] = U(mass[i]); c.length[i] = U(length[i]); }
+    c.gravity = U(gravity);
+    return c;
   }
 };
 

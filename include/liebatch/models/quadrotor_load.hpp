@@ -17,6 +17,7 @@
 #include "../product.hpp"
 #include "../so3.hpp"
 #include "../tangent_sphere.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -33,6 +34,10 @@ template <class T> struct QuadrotorLoadParams {
   LB_HD static QuadrotorLoadParams paper() {
     const Vec3<T> J = vec3(T(0.0820), T(0.0845), T(0.1377));
     return {T(0.4), {T(0.755), T(0.755)}, {T(0.6), T(0.8)}, {J, J}, T(9.81)};
+  }
+  template <class U> LB_HD QuadrotorLoadParams<U> cast() const {
+    return {U(load_mass), {U(mass[0]), U(mass[1])}, {U(length[0]), U(length[1])},
+            {lb::cast<U>(inertia[0]), lb::cast<U>(inertia[1])}, U(gravity)};
   }
 };
 
@@ -88,6 +93,10 @@ template <class T> struct ConstantInputs {
   LB_HD QuadrotorInputs<T> operator()(T, const QuadrotorLoadParams<T>&,
                                       const typename QuadrotorLoadState<T>::point&) const {
     return inputs;
+  }
+  template <class U> LB_HD ConstantInputs<U> cast() const {
+    const auto& i = inputs;
+    return {{{lb::cast<U>(i.u[0]), lb::cast<U>(i.u[1])}, {lb::cast<U>(i.M[0]), lb::cast<U>(i.M[1])}}};
   }
 };
 
@@ -157,6 +166,16 @@ template <class T, class Control> struct QuadrotorLoad {
     }
     return {{norm(S::q(P, 0)) - T(1), norm(S::q(P, 1)) - T(1), dot(S::q(P, 0), S::w(P, 0)),
              dot(S::q(P, 1), S::w(P, 1)), d}};
+  }
+  static std::vector<std::string> observable_names() { return {"|q1| - 1", "|q2| - 1", "q1.w1", "q2.w2", "max |RiTRi - I|"}; }
+  static std::vector<std::string> state_names() {
+    using namespace names;
+    return join({xyz("y"), xyz("v"), matrix("R1"), xyz("Omega1"), matrix("R2"), xyz("Omega2"), xyz("q1"), xyz("w1"),
+                 xyz("q2"), xyz("w2")});
+  }
+  /// The same system and controller in scalar U.
+  template <class U> LB_HD auto cast() const {
+    return QuadrotorLoad<U, decltype(control.template cast<U>())>{params.template cast<U>(), control.template cast<U>()};
   }
 };
 

@@ -25,6 +25,9 @@ template <class T> struct RigidBodyAttitude {
   LB_HD Vec3<T> spatial_momentum(const point& y) const { return Q(y) * Pi(y); }
   /// Recorded at output samples: (energy, |Π|).
   LB_HD Vec<T, 2> observables(const point& y) const { return {{body.energy(Pi(y)), norm(Pi(y))}}; }
+  static std::vector<std::string> observable_names() { return {"energy", "|Pi|"}; }
+  static std::vector<std::string> state_names() { return names::join({names::matrix("Q"), names::xyz("Pi")}); }
+  template <class U> LB_HD RigidBodyAttitude<U> cast() const { return {body.template cast<U>()}; }
 };
 
 }  // namespace lb

@@ -1,16 +1,11 @@
-#include "h5_writer.hpp"
+#include "h5_sink.hpp"
 
-#include <array>
-#include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
-#include <fcntl.h>
 #include <hdf5.h>
-#include <unistd.h>
 
 #include "config_node.hpp"
 
@@ -20,14 +15,6 @@ void check(herr_t r, const std::string& what, const std::string& path) {
   if (r < 0) throw IoError("cannot write " + what + " to '" + echo(path) + "' (HDF5 error, e.g. a full disk)");
 }
 
-// Temporary files to remove when a signal ends the process (unlink is async-signal-safe).
-std::array<std::atomic<const char*>, 8> pending{};
-extern "C" void remove_pending(int sig) {
-  for (auto& p : pending)
-    if (const char* f = p.load()) ::unlink(f);
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
-}
 }  // namespace
 
 void h5_setup() {
@@ -39,75 +26,7 @@ void h5_setup() {
   (void)done;
 }
 
-std::string unreadable(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) return "not a regular file";
-  return "";
-}
-
-namespace {
-void register_temporary(const std::string& path) {
-  static const bool installed = [] {
-    std::signal(SIGINT, remove_pending);
-    std::signal(SIGTERM, remove_pending);
-    std::signal(SIGHUP, remove_pending);  // the terminal closed
-    return true;
-  }();
-  (void)installed;
-  for (auto& p : pending) {
-    const char* none = nullptr;
-    if (p.compare_exchange_strong(none, path.c_str())) return;
-  }
-}
-void unregister_temporary(const std::string& path) {
-  for (auto& p : pending)
-    if (p.load() == path.c_str()) p.store(nullptr);
-}
-}  // namespace
-
-Temporary::Temporary(const std::string& path) {
-  const std::string base = path + ".tmp-" + std::to_string(::getpid());
-  for (int k = 0;; ++k) {
-    name_ = k == 0 ? base : base + "-" + std::to_string(k);
-    const int fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd >= 0) {
-      ::close(fd);
-      break;
-    }
-    if (errno != EEXIST || k == 99)
-      throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(name_) + "')");
-  }
-  register_temporary(name_);
-}
-Temporary::~Temporary() {
-  unregister_temporary(name_);
-  if (live_) std::remove(name_.c_str());
-}
-void Temporary::commit(const std::string& path) {
-  unregister_temporary(name_);
-  live_ = false;
-  if (std::rename(name_.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(name_.c_str());
-    throw IoError("cannot rename '" + echo(name_) + "' to '" + echo(path) + "': " + why);
-  }
-}
-
-TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_), file_(tmp_.name()) {
-  if (!file_) throw IoError("cannot write '" + echo(path_) + "': " + std::strerror(errno));
-}
-void TextOutput::finish() {
-  if (!file_.is_open()) return;
-  file_.close();
-  if (!file_) throw IoError("cannot write '" + echo(path_) + "' (e.g. a full disk)");
-}
-void TextOutput::commit() {
-  finish();
-  tmp_.commit(path_);
-}
-
-H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_) {
+H5Sink::H5Sink(std::string path) : path_(std::move(path)), tmp_(path_) {
   h5_setup();
   // A strong close releases everything even after a failed write (a full disk), so closing works.
   // Attributes in dense storage (HDF5 ≥ 1.8 format): the config attribute may exceed the 64 kB
@@ -122,14 +41,14 @@ H5Writer::H5Writer(std::string path) : path_(std::move(path)), tmp_(path_) {
   if (file_ < 0) throw IoError("cannot create HDF5 file '" + echo(tmp_.name()) + "'");
 }
 
-H5Writer::~H5Writer() {
+H5Sink::~H5Sink() {
   // Not committed: closed (which may fail after a failed write) and its temporary removed.
   if (file_ >= 0) H5Fclose(hid_t(file_));
 }
 
-void H5Writer::attr(const std::string& name, const std::string& value) { attr(".", name, value); }
+void H5Sink::attr(const std::string& name, const std::string& value) { attr(".", name, value); }
 
-void H5Writer::attr(const std::string& path, const std::string& name, const std::string& value) {
+void H5Sink::attr(const std::string& path, const std::string& name, const std::string& value) {
   const hid_t obj = H5Oopen(hid_t(file_), path.c_str(), H5P_DEFAULT);
   check(obj, "attribute " + name, path_);
   const hid_t type = H5Tcopy(H5T_C_S1);
@@ -144,7 +63,7 @@ void H5Writer::attr(const std::string& path, const std::string& name, const std:
   check(r, "attribute " + name, path_);
 }
 
-void H5Writer::attr(const std::string& name, double value) {
+void H5Sink::attr(const std::string& name, double value) {
   const hid_t space = H5Screate(H5S_SCALAR);
   const hid_t a = H5Acreate2(hid_t(file_), name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT);
   const herr_t r = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
@@ -153,7 +72,7 @@ void H5Writer::attr(const std::string& name, double value) {
   check(r, "attribute " + name, path_);
 }
 
-void H5Writer::write_raw(const std::string& path, std::int64_t type, const void* data, std::vector<std::uint64_t> dims) {
+void H5Sink::write_raw(const std::string& path, std::int64_t type, const void* data, Dims dims) {
   std::vector<hsize_t> d(dims.begin(), dims.end());
   const hid_t space = H5Screate_simple(int(d.size()), d.data(), nullptr);
   const hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
@@ -169,16 +88,16 @@ void H5Writer::write_raw(const std::string& path, std::int64_t type, const void*
   check(r, "dataset " + path, path_);
 }
 
-void H5Writer::write(const std::string& path, const std::vector<double>& v, std::vector<std::uint64_t> dims) {
+void H5Sink::write(const std::string& path, const std::vector<double>& v, Dims dims) {
   write_raw(path, H5T_NATIVE_DOUBLE, v.data(), std::move(dims));
 }
-void H5Writer::write(const std::string& path, const std::vector<long>& v, std::vector<std::uint64_t> dims) {
+void H5Sink::write(const std::string& path, const std::vector<long>& v, Dims dims) {
   write_raw(path, H5T_NATIVE_LONG, v.data(), std::move(dims));
 }
-void H5Writer::write(const std::string& path, const std::vector<std::uint8_t>& v, std::vector<std::uint64_t> dims) {
+void H5Sink::write(const std::string& path, const std::vector<std::uint8_t>& v, Dims dims) {
   write_raw(path, H5T_NATIVE_UINT8, v.data(), std::move(dims));
 }
-void H5Writer::write(const std::string& path, const std::vector<std::string>& v) {
+void H5Sink::write(const std::string& path, const std::vector<std::string>& v) {
   std::size_t w = 1;
   for (const auto& s : v) w = std::max(w, s.size() + 1);
   std::vector<char> buf(w * v.size(), '\0');
@@ -189,17 +108,29 @@ void H5Writer::write(const std::string& path, const std::vector<std::string>& v)
   H5Tclose(type);
 }
 
-std::int64_t H5Writer::type_of(double) { return H5T_NATIVE_DOUBLE; }
-std::int64_t H5Writer::type_of(long) { return H5T_NATIVE_LONG; }
-std::int64_t H5Writer::type_of(std::uint8_t) { return H5T_NATIVE_UINT8; }
+void H5Sink::write_columns(const std::string& path, const std::vector<double>& v, std::uint64_t col0, std::uint64_t cols) {
+  write_slab(path, H5T_NATIVE_DOUBLE, v.data(), col0, cols);
+}
+void H5Sink::write_columns(const std::string& path, const std::vector<long>& v, std::uint64_t col0, std::uint64_t cols) {
+  write_slab(path, H5T_NATIVE_LONG, v.data(), col0, cols);
+}
+void H5Sink::write_columns(const std::string& path, const std::vector<std::uint8_t>& v, std::uint64_t col0, std::uint64_t cols) {
+  write_slab(path, H5T_NATIVE_UINT8, v.data(), col0, cols);
+}
+void H5Sink::append_rows(const std::string& path, const std::vector<double>& v, std::uint64_t width) {
+  append_raw(path, H5T_NATIVE_DOUBLE, v.data(), width ? v.size() / width : v.size(), width);
+}
+void H5Sink::append_rows(const std::string& path, const std::vector<long>& v, std::uint64_t width) {
+  append_raw(path, H5T_NATIVE_LONG, v.data(), width ? v.size() / width : v.size(), width);
+}
 
 namespace {
-hid_t native(H5Writer::Kind k) {
-  return k == H5Writer::Kind::f64 ? H5T_NATIVE_DOUBLE : k == H5Writer::Kind::i64 ? H5T_NATIVE_LONG : H5T_NATIVE_UINT8;
+hid_t native(H5Sink::Kind k) {
+  return k == H5Sink::Kind::f64 ? H5T_NATIVE_DOUBLE : k == H5Sink::Kind::i64 ? H5T_NATIVE_LONG : H5T_NATIVE_UINT8;
 }
 }  // namespace
 
-void H5Writer::create(const std::string& path, Kind kind, std::vector<std::uint64_t> dims) {
+void H5Sink::create(const std::string& path, Kind kind, Dims dims) {
   std::vector<hsize_t> d(dims.begin(), dims.end());
   const hid_t space = H5Screate_simple(int(d.size()), d.data(), nullptr);
   const hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
@@ -211,7 +142,7 @@ void H5Writer::create(const std::string& path, Kind kind, std::vector<std::uint6
   check(set, "dataset " + path, path_);
 }
 
-void H5Writer::write_slab(const std::string& path, std::int64_t type, const void* data, std::uint64_t col0, std::uint64_t cols) {
+void H5Sink::write_slab(const std::string& path, std::int64_t type, const void* data, std::uint64_t col0, std::uint64_t cols) {
   const hid_t set = H5Dopen2(hid_t(file_), path.c_str(), H5P_DEFAULT);
   check(set, "dataset " + path, path_);
   const hid_t file_space = H5Dget_space(set);
@@ -229,7 +160,7 @@ void H5Writer::write_slab(const std::string& path, std::int64_t type, const void
   check(r, "dataset " + path, path_);
 }
 
-void H5Writer::create_rows(const std::string& path, Kind kind, std::uint64_t width) {
+void H5Sink::create_rows(const std::string& path, Kind kind, std::uint64_t width) {
   const bool vec = width > 0;
   const hsize_t dims[2] = {0, width}, maxd[2] = {H5S_UNLIMITED, width}, chunk[2] = {4096, vec ? width : 1};
   const hid_t space = H5Screate_simple(vec ? 2 : 1, dims, maxd);
@@ -245,7 +176,7 @@ void H5Writer::create_rows(const std::string& path, Kind kind, std::uint64_t wid
   check(set, "dataset " + path, path_);
 }
 
-void H5Writer::append_raw(const std::string& path, std::int64_t type, const void* data, std::uint64_t rows, std::uint64_t width) {
+void H5Sink::append_raw(const std::string& path, std::int64_t type, const void* data, std::uint64_t rows, std::uint64_t width) {
   if (rows == 0) return;
   const hid_t set = H5Dopen2(hid_t(file_), path.c_str(), H5P_DEFAULT);
   check(set, "dataset " + path, path_);
@@ -266,7 +197,7 @@ void H5Writer::append_raw(const std::string& path, std::int64_t type, const void
   check(r, "dataset " + path, path_);
 }
 
-void H5Writer::commit() {
+void H5Sink::commit() {
   const herr_t r = H5Fclose(hid_t(file_));
   file_ = -1;
   if (r < 0) throw IoError("cannot finish HDF5 file '" + echo(tmp_.name()) + "' (e.g. a full disk)");

@@ -1,0 +1,21 @@
+// The output formats, by extension.
+#include "sink.hpp"
+
+#include <filesystem>
+
+#include "config_node.hpp"
+#include "h5_sink.hpp"
+
+namespace lb::cli {
+
+std::string sink_format_error(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".h5") return "";
+  return "output '" + echo(path) + "': expected a file name ending in .h5";
+}
+
+std::unique_ptr<Sink> open_sink(const std::string& path) {
+  if (const std::string why = sink_format_error(path); !why.empty()) throw ConfigError(why);
+  return std::make_unique<H5Sink>(path);
+}
+
+}  // namespace lb::cli
