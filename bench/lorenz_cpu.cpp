@@ -1,0 +1,168 @@
+// The Lorenz ensemble of the DiffEqGPU [Utk24] / MPGOS [NPH21] benchmark on the CPU, three ways in
+// one run and one binary (-O3 -march=native -fopenmp for all): liebatch's run_cpu (RKMK4 on ℝ³ is
+// classical RK4), Boost.odeint's runge_kutta4 with OpenMP over members, and a plain
+// structure-of-arrays RK4 loop whose members sit in the vector lanes (the machine's limit for this
+// work); beside them the core's measured FMA peak. The baseline issue 16's packed engine is
+// measured against (bench/RESULTS.md).
+// Usage: bench_lorenz_cpu [members (131072)] [steps (1000)]
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <boost/numeric/odeint.hpp>
+#include <omp.h>
+
+#include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/methods/methods.hpp>
+#include <liebatch/models/lorenz.hpp>
+
+#include "timing.hpp"
+
+namespace {
+
+constexpr double sigma = 10, beta = 8.0 / 3, dt = 0.001;
+
+/// ρ of member i: swept over [0, 21] as in the benchmark; every member starts at (1, 0, 0).
+template <class T> T rho(std::size_t i, std::size_t n) { return T(21.0 * double(i) / double(n > 1 ? n - 1 : 1)); }
+
+/// Final states, member-major (x, y, z of member i at 3i).
+template <class T> using States = std::vector<T>;
+
+template <class T> States<T> with_liebatch(std::size_t n, int steps) {
+  lb::Ensemble<lb::Lorenz<T>> e;
+  e.size = n;
+  e.model.v.resize(n);
+  for (std::size_t i = 0; i < n; ++i) e.model.v[i] = {T(sigma), rho<T>(i, n), T(beta)};
+  e.t1.v = {T(dt * steps)};
+  lb::StepControl<T> c;
+  c.h = T(dt);
+  c.max_attempts = steps + 1;
+  e.control.v = {c};
+  e.y0.assign(3 * n, T(0));
+  std::fill(e.y0.begin(), e.y0.begin() + long(n), T(1));
+  const auto out = lb::run_cpu<lb::methods::rkmk4>(e, lb::RunOptions{});
+  States<T> y(3 * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) y[3 * i + std::size_t(d)] = out.y[std::size_t(d) * n + i];
+  return y;
+}
+
+template <class T> States<T> with_odeint(std::size_t n, int steps) {
+  using State = std::array<T, 3>;
+  States<T> y(3 * n);
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < long(n); ++i) {
+    const T r = rho<T>(std::size_t(i), n);
+    const auto f = [r](const State& u, State& du, T) {
+      du = {T(sigma) * (u[1] - u[0]), u[0] * (r - u[2]) - u[1], u[0] * u[1] - T(beta) * u[2]};
+    };
+    boost::numeric::odeint::runge_kutta4<State, T, State, T> rk4;
+    State u{T(1), T(0), T(0)};
+    for (int k = 0; k < steps; ++k) rk4.do_step(f, u, T(dt) * T(k), T(dt));
+    for (int d = 0; d < 3; ++d) y[3 * std::size_t(i) + std::size_t(d)] = u[std::size_t(d)];
+  }
+  return y;
+}
+
+/// Members in blocks that stay in cache for all steps; the loop over a block's members vectorises.
+template <class T> States<T> with_soa_loop(std::size_t n, int steps) {
+  constexpr std::size_t block = 512;
+  States<T> y(3 * n);
+#pragma omp parallel for schedule(static)
+  for (long b0 = 0; b0 < long(n); b0 += long(block)) {
+    const std::size_t nb = std::min(block, n - std::size_t(b0));
+    alignas(64) T x[block], v[block], z[block], r[block];
+    for (std::size_t i = 0; i < nb; ++i) { x[i] = T(1); v[i] = T(0); z[i] = T(0); r[i] = rho<T>(std::size_t(b0) + i, n); }
+    const T h = T(dt), s = T(sigma), be = T(beta);
+    for (int k = 0; k < steps; ++k) {
+#pragma omp simd
+      for (std::size_t i = 0; i < nb; ++i) {
+        const T x0 = x[i], y0 = v[i], z0 = z[i], ri = r[i];
+        const T k1x = s * (y0 - x0), k1y = x0 * (ri - z0) - y0, k1z = x0 * y0 - be * z0;
+        const T x1 = x0 + h / 2 * k1x, y1 = y0 + h / 2 * k1y, z1 = z0 + h / 2 * k1z;
+        const T k2x = s * (y1 - x1), k2y = x1 * (ri - z1) - y1, k2z = x1 * y1 - be * z1;
+        const T x2 = x0 + h / 2 * k2x, y2 = y0 + h / 2 * k2y, z2 = z0 + h / 2 * k2z;
+        const T k3x = s * (y2 - x2), k3y = x2 * (ri - z2) - y2, k3z = x2 * y2 - be * z2;
+        const T x3 = x0 + h * k3x, y3 = y0 + h * k3y, z3 = z0 + h * k3z;
+        const T k4x = s * (y3 - x3), k4y = x3 * (ri - z3) - y3, k4z = x3 * y3 - be * z3;
+        x[i] = x0 + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+        v[i] = y0 + h / 6 * (k1y + 2 * k2y + 2 * k3y + k4y);
+        z[i] = z0 + h / 6 * (k1z + 2 * k2z + 2 * k3z + k4z);
+      }
+    }
+    for (std::size_t i = 0; i < nb; ++i) {
+      const std::size_t m = std::size_t(b0) + i;
+      y[3 * m] = x[i]; y[3 * m + 1] = v[i]; y[3 * m + 2] = z[i];
+    }
+  }
+  return y;
+}
+
+/// FLOP/s of independent fused multiply-adds on all threads, in 64-byte vectors (GCC's vector
+/// extension, so they stay in registers): 16 accumulators hide the FMA latency on two pipes.
+template <class T> struct V64;
+template <> struct V64<double> { typedef double type __attribute__((vector_size(64))); };
+template <> struct V64<float> { typedef float type __attribute__((vector_size(64))); };
+template <class T> double fma_peak() {
+  using V = typename V64<T>::type;
+  constexpr int acc = 16;
+  constexpr long reps = 10'000'000;
+  double flops = 0;
+  const double seconds = lb::bench::seconds([&] {
+#pragma omp parallel reduction(+ : flops)
+    {
+      V a[acc], b, c;
+      for (int l = 0; l < int(64 / sizeof(T)); ++l) { b[l] = T(0.999999) + T(l) * T(1e-9); c[l] = T(1e-7); }
+      for (int j = 0; j < acc; ++j) a[j] = b * T(j + 1);
+      for (long r = 0; r < reps; ++r)
+        for (int j = 0; j < acc; ++j) a[j] = a[j] * b + c;
+      T sink = 0;
+      for (int j = 0; j < acc; ++j)
+        for (int l = 0; l < int(64 / sizeof(T)); ++l) sink += a[j][l];
+      if (sink == T(-1)) std::printf("%g", double(sink));  // keeps the loop
+      flops += 2.0 * double(reps) * acc * double(64 / sizeof(T));
+    }
+  });
+  return flops / seconds;
+}
+
+/// max over members and components of |a − b| / max(1, |b|).
+template <class T> double max_rel(const States<T>& a, const States<T>& b) {
+  double d = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    d = std::max(d, std::abs(double(a[k]) - double(b[k])) / std::max(1.0, std::abs(double(b[k]))));
+  return d;
+}
+
+template <class T> void rows(const char* precision, std::size_t n, int steps) {
+  States<T> a, b, c;
+  const double work = double(n) * steps;
+  const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps); });
+  const double tb = lb::bench::seconds([&] { b = with_odeint<T>(n, steps); });
+  const double tc = lb::bench::seconds([&] { c = with_soa_loop<T>(n, steps); });
+  const double peak = fma_peak<T>();
+  // RK4 on Lorenz: 4 evaluations of 10 FLOPs (8 with FMA) plus 24 for the stages and update ≈ 64.
+  constexpr double flops_per_step = 64;
+  std::printf("| %s | %.3e | %.3e | %.3e | %.2f | %.2f | %.1f | %.1f %% | %.1e | %.1e |\n", precision, work / ta, work / tb,
+              work / tc, (work / ta) / (work / tb), (work / tc) / (work / ta), peak / 1e9, 100 * flops_per_step * work / ta / peak,
+              max_rel(a, b), max_rel(c, b));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::size_t n = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 131072;
+  const int steps = argc > 2 ? std::atoi(argv[2]) : 1000;
+  std::printf("Lorenz ensemble, %zu members (rho swept over [0, 21]), %d RK4 steps of %g, %d threads, all end points\n\n", n, steps,
+              dt, omp_get_max_threads());
+  std::printf("| precision | liebatch run_cpu (traj-steps/s) | Boost.odeint rk4 + OpenMP | SoA loop in vector lanes | "
+              "liebatch / odeint | SoA / liebatch | FMA peak (GFLOP/s) | liebatch of peak | odeint vs liebatch | SoA vs odeint |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  rows<double>("double", n, steps);
+  rows<float>("float", n, steps);
+  std::printf("\n(the last two columns: largest relative difference of the end points, which the three compute the same way up "
+              "to rounding and FMA contraction)\n");
+}
