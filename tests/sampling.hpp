@@ -80,8 +80,8 @@ template <class G> struct Sampler<lb::GroupSpace<G>> {
   }
 };
 
-template <class... F> struct Sampler<lb::Product<F...>> {
-  using S = lb::Product<F...>;
+/// Products and powers, factor by factor.
+template <class S> struct FactorwiseSampler {
   using T = typename S::scalar;
   static typename S::point point(std::mt19937_64& rng) {
     typename S::point y;
@@ -100,5 +100,7 @@ template <class... F> struct Sampler<lb::Product<F...>> {
     return r;
   }
 };
+template <class... F> struct Sampler<lb::Product<F...>> : FactorwiseSampler<lb::Product<F...>> {};
+template <class F, int N> struct Sampler<lb::Power<F, N>> : FactorwiseSampler<lb::Power<F, N>> {};
 
 }  // namespace lbtest

@@ -32,6 +32,16 @@ template <int N, class S, class F> LB_HD S static_max(F&& f) {
   return m;
 }
 
+/// The same over i = 0 … N−1 in a loop, for N identical factors.
+template <int N, class S, class F> LB_HD S loop_max(F&& f) {
+  S m = S(0);
+  for (int i = 0; i < N; ++i) {
+    const S a = f(i);
+    m = a > m ? a : m;
+  }
+  return m;
+}
+
 namespace detail {
 /// Sum of the first I entries of a list of dimensions.
 template <int I, int... D> constexpr int offset() {
@@ -56,6 +66,7 @@ template <int I, class G0, class... R> LB_HD const auto& get(const GroupTuple<G0
 }
 
 template <class... A> struct ProductAlgebra;
+template <class A, int N> struct PowerAlgebra;
 
 /// The direct product group, multiplied componentwise.
 template <class... G> struct ProductGroup {
@@ -211,15 +222,122 @@ template <class... S> struct Product {
   }
 };
 
-namespace detail {
-template <class S, class Seq> struct power_of;
-template <class S, int... I> struct power_of<S, std::integer_sequence<int, I...>> {
-  template <int> using same = S;
-  using type = Product<same<I>...>;
-};
-}  // namespace detail
+/// G^N, N copies of one group multiplied componentwise; an array rather than a GroupTuple, so
+/// that long chains compile as loops instead of N unrolled copies.
+template <class G, int N> struct PowerGroup {
+  using scalar = typename G::scalar;
+  using algebra = PowerAlgebra<typename G::algebra, N>;
+  static constexpr int count = N;
+  G parts[N];
 
-/// Mᴺ = M × … × M (N factors), e.g. (TS²)ᴺ under SE(3)ᴺ.
-template <class S, int N> using Power = typename detail::power_of<S, std::make_integer_sequence<int, N>>::type;
+  template <int I> LB_HD G& part() { return parts[I]; }
+  template <int I> LB_HD const G& part() const { return parts[I]; }
+
+  LB_HD static PowerGroup identity() {
+    PowerGroup g;
+    for (int i = 0; i < N; ++i) g.parts[i] = G::identity();
+    return g;
+  }
+  LB_HD static PowerGroup exp(const typename algebra::vec& u) {
+    PowerGroup g;
+    for (int i = 0; i < N; ++i) g.parts[i] = G::exp(u.template seg<G::algebra::dim>(i * G::algebra::dim));
+    return g;
+  }
+  LB_HD typename algebra::vec log() const {
+    typename algebra::vec u;
+    for (int i = 0; i < N; ++i) u.set_seg(i * G::algebra::dim, parts[i].log());
+    return u;
+  }
+  LB_HD PowerGroup inverse() const {
+    PowerGroup g;
+    for (int i = 0; i < N; ++i) g.parts[i] = parts[i].inverse();
+    return g;
+  }
+  LB_HD PowerGroup operator*(const PowerGroup& h) const {
+    PowerGroup g;
+    for (int i = 0; i < N; ++i) g.parts[i] = parts[i] * h.parts[i];
+    return g;
+  }
+};
+
+/// 𝔤^N: brackets, dexp and dexp⁻¹ blockwise, in a loop over the N identical blocks.
+template <class A, int N> struct PowerAlgebra {
+  using scalar = typename A::scalar;
+  static constexpr int count = N;
+  static constexpr int dim = N * A::dim;
+  using vec = Vec<scalar, dim>;
+  using group = PowerGroup<typename A::group, N>;
+  template <int> using factor = A;
+  template <int I> LB_HD static constexpr int offset() { return I * A::dim; }
+
+  LB_HD static group exp(const vec& u) { return group::exp(u); }
+  /// Largest squared rotation angle over the blocks.
+  LB_HD static scalar angle2(const vec& u) {
+    return loop_max<N, scalar>([&](int i) { return scalar(A::angle2(block(u, i))); });
+  }
+  LB_HD static vec bracket(const vec& u, const vec& v) {
+    vec r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::bracket(block(u, i), block(v, i)));
+    return r;
+  }
+  LB_HD static vec dexp(const vec& u, const vec& v) {
+    vec r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::dexp(block(u, i), block(v, i)));
+    return r;
+  }
+  LB_HD static vec dexpinv(const vec& u, const vec& v) {
+    vec r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::dexpinv(block(u, i), block(v, i)));
+    return r;
+  }
+
+ private:
+  LB_HD static typename A::vec block(const vec& u, int i) { return u.template seg<A::dim>(i * A::dim); }
+};
+
+/// Mᴺ = M × … × M (N factors) under Gᴺ, e.g. (TS²)ᴺ under SE(3)ᴺ: Product's operations on N
+/// identical factors, as loops.
+template <class S, int N> struct Power {
+  static_assert(N >= 1, "a power needs at least one factor");
+  using scalar = typename S::scalar;
+  using algebra = PowerAlgebra<typename S::algebra, N>;
+  using group = PowerGroup<typename S::group, N>;
+  static constexpr int count = N;
+  static constexpr int dim = N * S::dim;
+  using point = Vec<scalar, dim>;
+  template <int> using factor = S;
+  template <int I> LB_HD static constexpr int offset() { return I * S::dim; }
+
+  LB_HD static point act(const group& g, const point& y) {
+    point r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::act(g.parts[i], at(y, i)));
+    return r;
+  }
+  LB_HD static point exp_act(const typename algebra::vec& u, const point& y) {
+    point r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::exp_act(block(u, i), at(y, i)));
+    return r;
+  }
+  LB_HD static point generator(const typename algebra::vec& u, const point& y) {
+    point r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::generator(block(u, i), at(y, i)));
+    return r;
+  }
+  /// The largest of the factors' defects, and every factor projected.
+  LB_HD static scalar defect(const point& y) {
+    return loop_max<N, scalar>([&](int i) { return scalar(S::defect(at(y, i))); });
+  }
+  LB_HD static point project(const point& y) {
+    point r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::project(at(y, i)));
+    return r;
+  }
+
+ private:
+  LB_HD static typename S::point at(const point& y, int i) { return y.template seg<S::dim>(i * S::dim); }
+  LB_HD static typename S::algebra::vec block(const typename algebra::vec& u, int i) {
+    return u.template seg<S::algebra::dim>(i * S::algebra::dim);
+  }
+};
 
 }  // namespace lb

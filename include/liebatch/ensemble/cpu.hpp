@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <system_error>
@@ -44,12 +45,22 @@ struct CpuBackend {
   /// tick(members done so far) after each of its blocks.
   template <class Body, class Tick = void (*)(std::size_t)>
   void launch(std::size_t n, const Body& body, const char* /*what*/, Tick&& tick = [](std::size_t) {}) const {
+    auto range = [](const void* f, std::size_t b, std::size_t e) {
+      const Body& g = *static_cast<const Body*>(f);
+      for (std::size_t i = b; i < e; ++i) g(i);
+    };
+    blocks(n, range, &body, tick);
+  }
+  /// The threads of launch(), for any body: range(body, b, e) runs members b … e−1 (one
+  /// instantiation of the pool, and a call per block rather than per member).
+  void blocks(std::size_t n, void (*range)(const void*, std::size_t, std::size_t), const void* body,
+              const std::function<void(std::size_t)>& tick) const {
     const std::size_t block = 64;
     std::atomic<std::size_t> next{0}, done{0};
     auto worker = [&](bool caller) {
       for (std::size_t b; (b = next.fetch_add(block)) < n;) {
         const std::size_t end = std::min(n, b + block);
-        for (std::size_t i = b; i < end; ++i) body(i);
+        range(body, b, end);
         const std::size_t d = done.fetch_add(end - b) + (end - b);
         if (caller) tick(d);
       }

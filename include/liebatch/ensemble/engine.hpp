@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -32,15 +33,26 @@ template <class B, class V> struct DeviceMember {
     }
   }
 };
-}  // namespace detail
 
-/// Integrates every member of e with Method through backend B (made from opt); with a section,
-/// records its crossings (at most e.max_hits per member and chunk, compacted into records each
-/// chunk). Throws std::invalid_argument for bad input; B's failures propagate as its exceptions.
-template <Backend B, class Method, class Model, class Section = NoSection>
-  requires MethodFor<Method, Model> && SectionFor<Section, Model>
-EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e, const RunOptions& opt,
-                                                        const Section& section = {}) {
+/// Launches one chunk of every member of a batch with Method, fixed or adaptive steps; tick(members
+/// done) reports progress within the launch where the backend can.
+template <class B, class Method, class Model, class Section>
+void launch_chunk(const B& b, const engine::ChunkInputs<Model, Section>& in, bool adaptive,
+                  const std::function<void(std::size_t)>& tick) {
+  const std::size_t n = in.st.n;
+  if (!adaptive) b.launch(n, engine::ChunkMember<Method, false, Model, Section>{in}, "chunk kernel", tick);
+  else if constexpr (Method::order_hat > 0) b.launch(n, engine::ChunkMember<Method, true, Model, Section>{in}, "chunk kernel", tick);
+}
+
+/// A method's chunk launch: the one part of a run that depends on the method.
+template <class B, class Model, class Section>
+using ChunkLaunch = void (*)(const B&, const engine::ChunkInputs<Model, Section>&, bool, const std::function<void(std::size_t)>&);
+
+/// The engine's host side for one model and section: batches, buffers, chunks, samples, hits.
+/// `embedded`: whether the method has an embedded pair; `chunk` launches its steps.
+template <Backend B, class Model, class Section>
+EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e, const RunOptions& opt, const Section& section,
+                                                       bool embedded, ChunkLaunch<B, Model, Section> chunk) {
   using namespace engine;
   const B b(opt);
   using E = Ensemble<Model>;
@@ -48,7 +60,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
   using P = typename E::space::point;
   constexpr int dim = E::dim, nobs = E::nobs;
   e.validate();
-  if (opt.adaptive && Method::order_hat == 0) {
+  if (opt.adaptive && !embedded) {
     throw std::invalid_argument("adaptive steps need a method with an embedded pair; this one has none");
   }
   const std::size_t n = e.size;
@@ -105,17 +117,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
         opt.progress((done_total + double(nb) * (double(c) + double(members_done) / double(nb)) / double(plan.chunks)) /
                      double(n));
       };
-      if (opt.adaptive) {
-        if constexpr (Method::order_hat > 0) {
-          b.launch(nb, ChunkMember<Method, true, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
-                                                                   section, hv},
-                    "chunk kernel", tick);
-        }
-      } else {
-        b.launch(nb, ChunkMember<Method, false, Model, Section, P>{view, t0.view, t1.view, ctl.view, models.view, plan, c, sv,
-                                                                  section, hv},
-                  "chunk kernel", tick);
-      }
+      chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c, sv, section, hv}, opt.adaptive, tick);
       b.synchronize("chunk kernel");
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
@@ -175,6 +177,18 @@ EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e
   }
   out.sort_hits();
   return out;
+}
+}  // namespace detail
+
+/// Integrates every member of e with Method through backend B (made from opt); with a section,
+/// records its crossings (at most e.max_hits per member and chunk, compacted into records each
+/// chunk). Throws std::invalid_argument for bad input; B's failures propagate as its exceptions.
+template <Backend B, class Method, class Model, class Section = NoSection>
+  requires MethodFor<Method, Model> && SectionFor<Section, Model>
+EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e, const RunOptions& opt,
+                                                        const Section& section = {}) {
+  return detail::run_engine<B, Model, Section>(e, opt, section, Method::order_hat > 0,
+                                               &detail::launch_chunk<B, Method, Model, Section>);
 }
 
 }  // namespace lb

@@ -67,9 +67,10 @@ template <class P> struct StartMember {
   }
 };
 
-/// Member i advanced through one chunk of time: its samples into the chunk's slots, its crossings
-/// into its hit slots (counted as lost past the last slot).
-template <class Method, bool adaptive, class Model, class Section, class P> struct ChunkMember {
+/// What a chunk's members read and write: the batch's views and the chunk (everything but the
+/// method, so that the engine's host side is compiled once per model and section).
+template <class Model, class Section> struct ChunkInputs {
+  using P = typename Model::space::point;
   using T = typename P::scalar;
   StateView<P> st;
   MemberView<T> t0v, t1v;
@@ -80,14 +81,24 @@ template <class Method, bool adaptive, class Model, class Section, class P> stru
   SampleView<T> out;
   Section sec;
   HitView<T> hv;
+};
+
+/// Member i advanced through one chunk of time: its samples into the chunk's slots, its crossings
+/// into its hit slots (counted as lost past the last slot).
+template <class Method, bool adaptive, class Model, class Section> struct ChunkMember {
+  using P = typename Model::space::point;
+  using T = typename P::scalar;
+  ChunkInputs<Model, Section> a;
 
   LB_HD void operator()(std::size_t i) const {
     constexpr int nobs = observable_count<Model>();
-    const std::size_t n = st.n;
-    Trajectory<P> s = st.load(i);
-    const Model m = models[i];
-    const StepControl<T> c = ctl[i];
-    const T t0 = t0v[i], t1 = t1v[i];
+    const std::size_t n = a.st.n;
+    const SampleView<T>& out = a.out;
+    const HitView<T>& hv = a.hv;
+    Trajectory<P> s = a.st.load(i);
+    const Model m = a.models[i];
+    const StepControl<T> c = a.ctl[i];
+    const T t0 = a.t0v[i], t1 = a.t1v[i];
     auto record = [&](int k, const Trajectory<P>& x) {
       const std::size_t slot = std::size_t(k - out.first);
       out.t[slot * n + i] = x.t;
@@ -109,8 +120,8 @@ template <class Method, bool adaptive, class Model, class Section, class P> stru
         for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
       }
     };
-    advance<Method, adaptive>(m, s, t0, t1, c, plan.samples, plan.pause(chunk, t0, t1), record, sec, on_hit);
-    st.store(i, s);
+    advance<Method, adaptive>(m, s, t0, t1, c, a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec, on_hit);
+    a.st.store(i, s);
   }
 };
 
