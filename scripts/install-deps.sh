@@ -12,6 +12,7 @@ pkgs=(
   libhdf5-dev            # HDF5 output
   zlib1g-dev             # CRC-32 for the mark in liebatch's PNG plots
   libboost-dev           # Boost.Multiprecision float128 reference solutions
+  libxsimd-dev xtl-dev   # SIMD packs of members on the CPU (Debian's xsimd links xtl)
   gnuplot-nox            # PNG plots
 )
 

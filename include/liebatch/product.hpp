@@ -27,7 +27,7 @@ template <int N, class S, class F> LB_HD S static_max(F&& f) {
   S m = S(0);
   static_for<N>([&](auto I) {
     const S a = f(I);
-    m = a > m ? a : m;
+    m = lb::max(a, m);
   });
   return m;
 }
@@ -37,7 +37,7 @@ template <int N, class S, class F> LB_HD S loop_max(F&& f) {
   S m = S(0);
   for (int i = 0; i < N; ++i) {
     const S a = f(i);
-    m = a > m ? a : m;
+    m = lb::max(a, m);
   }
   return m;
 }

@@ -6,10 +6,21 @@
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "config.hpp"
 
 namespace lb {
+
+/// Packs of lanes (pack.hpp) and the scalar type of one lane; a plain scalar is its own lane.
+template <class T> inline constexpr bool is_pack_v = false;
+template <class T> struct lane_of {
+  using type = T;
+};
+template <class T> using lane_t = typename lane_of<T>::type;
+
+/// What a comparison of two T gives: bool, or a pack's mask of lanes.
+template <class T> using mask_t = decltype(std::declval<const T&>() < std::declval<const T&>());
 
 /// True for the scalar types that run on the device (float, double).
 template <class T>
@@ -24,6 +35,17 @@ template <class T> LB_HD T pow(T x, T y) { using std::pow; return pow(x, y); }
 template <class T> LB_HD T abs(T x) { using std::abs; return abs(x); }
 template <class T> LB_HD T floor(T x) { using std::floor; return floor(x); }
 template <class T> LB_HD bool isfinite(T x) { using std::isfinite; return isfinite(x); }
+
+// Branches that the lanes of a pack (pack.hpp) may take differently are written with these; on a
+// scalar they are the plain operations, so the scalar path compiles to the same code.
+LB_HD constexpr bool any(bool c) { return c; }
+LB_HD constexpr bool all(bool c) { return c; }
+LB_HD constexpr bool none(bool c) { return !c; }
+/// a if c, else b.
+template <class T> LB_HD T select(bool c, const T& a, const T& b) { return c ? a : b; }
+/// The larger (smaller) of a and b; b when they do not compare (NaN), as `a > b ? a : b`.
+template <class T> LB_HD T max(const T& a, const T& b) { return select(a > b, a, b); }
+template <class T> LB_HD T min(const T& a, const T& b) { return select(a < b, a, b); }
 
 /// π in T to the type's precision (extended types compute it once per call: host only).
 template <class T> LB_HD T pi() {

@@ -4,6 +4,7 @@
 // terms for the scalar type; above it the closed forms lose at most a factor ~100 of ε.
 #pragma once
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "detail/series_tables.hpp"
@@ -68,6 +69,7 @@ template <int tier> constexpr double tier_end2() {
 /// Number of series terms for T in a tier, up to its end x2: the first omitted term is below
 /// ε/1000 of the sum. bern: terms ~ 2k·(x2/4π²)^k relative to the leading 1/12; fact: x2^k/(2k+1)!.
 template <class T, Table tab, int tier> constexpr int terms() {
+  static_assert(std::numeric_limits<T>::is_specialized, "terms<T>: T must be a scalar type (a pack's lane_t)");
   const double x2 = tier_end2<tier>();
   double eps = 1.0;
   for (int i = 1; i < std::numeric_limits<T>::digits; ++i) eps *= 0.5;
@@ -117,9 +119,9 @@ LB_HD T horner(T x) {
   auto term = [&](auto i) {
     constexpr int k = K - 1 - decltype(i)::value;
     constexpr int w = ((alternating && (k & 1)) ? -1 : 1) * (deriv ? 2 * (k + 1) : 1);
-    if constexpr (is_device_scalar_v<T>) {
-      constexpr T c = T(w) * coef_constant<tab, T, off + step * k>();  // folded: one FMA per term
-      r = r * x + c;
+    if constexpr (is_device_scalar_v<lane_t<T>>) {  // folded: one multiply-add per term
+      constexpr lane_t<T> c = lane_t<T>(w) * coef_constant<tab, lane_t<T>, off + step * k>();
+      r = r * x + T(c);
     } else {
       r = r * x + T(w) * coef<tab, T, off + step * k>();
     }
@@ -131,48 +133,80 @@ LB_HD T horner(T x) {
 
 namespace series {
 template <class T, int tier> LB_HD ExpCoeffs<T> exp_series(T a2) {
-  constexpr int K = terms<T, Table::inv_fact, tier>();
+  constexpr int K = terms<lane_t<T>, Table::inv_fact, tier>();
   return {horner<T, Table::inv_fact, K, 1, 2, true, false>(a2), horner<T, Table::inv_fact, K, 2, 2, true, false>(a2),
           horner<T, Table::inv_fact, K, 3, 2, true, false>(a2)};
 }
 /// g̃1 = Σ_{k≥0} 2(k+1)(−1)^{k+1} α^{2k}/(2k+4)!, g̃2 likewise with (2k+5)!.
 template <class T, int tier> LB_HD DexpCoeffs<T> dexp_series(T a2) {
-  constexpr int K = terms<T, Table::inv_fact, tier>();
+  constexpr int K = terms<lane_t<T>, Table::inv_fact, tier>();
   return {horner<T, Table::inv_fact, K, 2, 2, true, false>(a2), horner<T, Table::inv_fact, K, 3, 2, true, false>(a2),
           -horner<T, Table::inv_fact, K, 4, 2, true, true>(a2), -horner<T, Table::inv_fact, K, 5, 2, true, true>(a2)};
 }
 template <class T, int tier> LB_HD DexpinvCoeffs<T> dexpinv_series(T a2) {
-  constexpr int K = terms<T, Table::bern_g2, tier>();
+  constexpr int K = terms<lane_t<T>, Table::bern_g2, tier>();
   static_assert(K + 1 <= 34, "Bernoulli table too short for this precision");
   return {horner<T, Table::bern_g2, K, 0, 1, false, false>(a2), horner<T, Table::bern_g2, K, 1, 1, false, true>(a2)};
 }
 }  // namespace series
 
+namespace series {
+/// Coefficients member by member: a where c holds, b elsewhere (the lanes of a pack).
+template <class M, class T> LB_HD ExpCoeffs<T> select(const M& c, const ExpCoeffs<T>& a, const ExpCoeffs<T>& b) {
+  return {lb::select(c, a.s, b.s), lb::select(c, a.c, b.c), lb::select(c, a.d, b.d)};
+}
+template <class M, class T> LB_HD DexpCoeffs<T> select(const M& c, const DexpCoeffs<T>& a, const DexpCoeffs<T>& b) {
+  return {lb::select(c, a.g1, b.g1), lb::select(c, a.g2, b.g2), lb::select(c, a.g1t, b.g1t), lb::select(c, a.g2t, b.g2t)};
+}
+template <class M, class T> LB_HD DexpinvCoeffs<T> select(const M& c, const DexpinvCoeffs<T>& a, const DexpinvCoeffs<T>& b) {
+  return {lb::select(c, a.g2, b.g2), lb::select(c, a.g2t, b.g2t)};
+}
+
+/// The coefficients of α²'s tier: series(integral_constant<tier>) below tiny2, small2 and
+/// threshold2, closed() above. A scalar evaluates its one tier; a pack (pack.hpp) every tier one
+/// of its lanes is in, each lane taking its own, so a lane gets the scalar's value.
+template <class T, class Series, class Closed> LB_HD auto by_tier(T a2, Series&& series, Closed&& closed) {
+  using std::integral_constant;
+  if constexpr (!is_pack_v<T>) {
+    if (a2 < tiny2<T>()) return series(integral_constant<int, 0>{});
+    if (a2 < small2<T>()) return series(integral_constant<int, 1>{});
+    if (a2 < threshold2<T>()) return series(integral_constant<int, 2>{});
+    return closed();
+  } else {
+    using L = lane_t<T>;
+    const auto m0 = a2 < T(tiny2<L>()), m1 = a2 < T(small2<L>()), m2 = a2 < T(threshold2<L>());
+    decltype(closed()) r{};
+    if (!lb::all(m2)) r = closed();
+    if (lb::any(m2 && !m1)) r = select(m2, series(integral_constant<int, 2>{}), r);
+    if (lb::any(m1 && !m0)) r = select(m1, series(integral_constant<int, 1>{}), r);
+    if (lb::any(m0)) r = select(m0, series(integral_constant<int, 0>{}), r);
+    return r;
+  }
+}
+}  // namespace series
+
 /// s, c, d of α² = |A|².
 template <class T> LB_HD ExpCoeffs<T> exp_coeffs(T a2) {
-  if (a2 < series::tiny2<T>()) return series::exp_series<T, 0>(a2);
-  if (a2 < series::small2<T>()) return series::exp_series<T, 1>(a2);
-  if (a2 < series::threshold2<T>()) return series::exp_series<T, 2>(a2);
-  const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
-  return {sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
+  return series::by_tier(a2, [&](auto tier) { return series::exp_series<T, decltype(tier)::value>(a2); }, [&] {
+    const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
+    return ExpCoeffs<T>{sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
+  });
 }
 
 /// Coefficients of dexp on se(3) (and so(3), which uses g1 and g2 only).
 template <class T> LB_HD DexpCoeffs<T> dexp_coeffs(T a2) {
-  if (a2 < series::tiny2<T>()) return series::dexp_series<T, 0>(a2);
-  if (a2 < series::small2<T>()) return series::dexp_series<T, 1>(a2);
-  if (a2 < series::threshold2<T>()) return series::dexp_series<T, 2>(a2);
-  const ExpCoeffs<T> e = exp_coeffs(a2);
-  return {e.c, e.d, (e.s - T(2) * e.c) / a2, (e.c - T(3) * e.d) / a2};
+  return series::by_tier(a2, [&](auto tier) { return series::dexp_series<T, decltype(tier)::value>(a2); }, [&] {
+    const ExpCoeffs<T> e = exp_coeffs(a2);
+    return DexpCoeffs<T>{e.c, e.d, (e.s - T(2) * e.c) / a2, (e.c - T(3) * e.d) / a2};
+  });
 }
 
 /// Coefficients of dexp⁻¹ on so(3)/se(3). Singular at α = 2π (returns non-finite values there).
 template <class T> LB_HD DexpinvCoeffs<T> dexpinv_coeffs(T a2) {
-  if (a2 < series::tiny2<T>()) return series::dexpinv_series<T, 0>(a2);
-  if (a2 < series::small2<T>()) return series::dexpinv_series<T, 1>(a2);
-  if (a2 < series::threshold2<T>()) return series::dexpinv_series<T, 2>(a2);
-  const T a = lb::sqrt(a2), x = a / T(2), sx = lb::sin(x), h = x * lb::cos(x) / sx;
-  return {(T(1) - h) / a2, (h - T(2) + (x * x) / (sx * sx)) / (a2 * a2)};
+  return series::by_tier(a2, [&](auto tier) { return series::dexpinv_series<T, decltype(tier)::value>(a2); }, [&] {
+    const T a = lb::sqrt(a2), x = a / T(2), sx = lb::sin(x), h = x * lb::cos(x) / sx;
+    return DexpinvCoeffs<T>{(T(1) - h) / a2, (h - T(2) + (x * x) / (sx * sx)) / (a2 * a2)};
+  });
 }
 
 }  // namespace lb

@@ -72,7 +72,8 @@ template <class T> struct SO3 {
   /// rounding adds no repeated defect either. Above α = 1 the terms approach 2 and R g rounds less.
   LB_HD static SO3 exp_mul(const Vec3<T>& u, const SO3& g) {
     const T x = u[0] * u[0], y = u[1] * u[1], z = u[2] * u[2];
-    if (!(x + y + z < T(1))) return exp(u) * g;
+    const auto below = x + y + z < T(1);
+    if (lb::none(below)) return exp(u) * g;
     const ExpCoeffs<T> k = exp_coeffs(x + y + z);
     const Vec3<T> w = k.s * u;
     const T cxy = k.c * u[0] * u[1], cxz = k.c * u[0] * u[2], cyz = k.c * u[1] * u[2];
@@ -81,6 +82,10 @@ template <class T> struct SO3 {
     LB_UNROLL for (int j = 0; j < 3; ++j) {
       const Vec3<T> gj = g.R.col(j), d = C * gj + cross(w, gj);
       LB_UNROLL for (int i = 0; i < 3; ++i) r.R(i, j) = g.R(i, j) + d[i];
+    }
+    if (!lb::all(below)) {  // a pack (pack.hpp) whose lanes lie on both sides of α = 1
+      const SO3 e = exp(u) * g;
+      LB_UNROLL for (int i = 0; i < 9; ++i) r.R.m[i] = lb::select(below, r.R.m[i], e.R.m[i]);
     }
     return r;
   }

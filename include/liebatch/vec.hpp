@@ -69,7 +69,7 @@ template <class T, int N> LB_HD T norm(const Vec<T, N>& a) { return lb::sqrt(dot
 /// Largest absolute component.
 template <class T, int N> LB_HD T norm_inf(const Vec<T, N>& a) {
   T m = T(0);
-  LB_UNROLL for (int i = 0; i < N; ++i) m = lb::abs(a.v[i]) > m ? lb::abs(a.v[i]) : m;
+  LB_UNROLL for (int i = 0; i < N; ++i) m = lb::max(lb::abs(a.v[i]), m);
   return m;
 }
 

@@ -49,7 +49,7 @@ template <const auto& tab, class D = DexpinvExact, bool embedded = (tab.order_ha
     using V = typename Alg::vec;
     constexpr int s = tab.stages;
     V k[s];
-    bool singular = false;
+    mask_t<T> singular = false;
     k[0] = model.f(t, y);
     // Every coefficient is a compile-time constant: loops over stages are unrolled by static_for.
     static_for<s - 1>([&](auto im1) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "../config.hpp"
+#include "../scalar.hpp"
 
 namespace lb {
 
@@ -44,7 +45,7 @@ constexpr const char* status_name(std::uint8_t code) {
 template <class P> struct StepResult {
   P y;
   P err;
-  bool singular;
+  mask_t<typename P::scalar> singular;  ///< per lane for a pack of members
 };
 
 }  // namespace lb

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../scalar.hpp"
 
 namespace lb {
 
@@ -15,9 +16,9 @@ struct Rational {
 
 /// r in T, a compile-time constant for the built-in types (so device code reads no table).
 template <class T, Rational r> LB_HD T coefficient() {
-  if constexpr (std::is_arithmetic_v<T>) {
-    constexpr T v = T(r.p) / T(r.q);
-    return v;
+  if constexpr (std::is_arithmetic_v<lane_t<T>>) {  // a pack (pack.hpp): the lane's constant in every lane
+    constexpr lane_t<T> v = lane_t<T>(r.p) / lane_t<T>(r.q);
+    return T(v);
   } else {
     return T(r.p) / T(r.q);
   }

@@ -1,0 +1,150 @@
+// A pack of W members in the lanes of one SIMD register, as a scalar type of the core: the CPU's
+// counterpart of a warp. Step code written for a scalar T runs unchanged on Pack<T> wherever it
+// branches through lb::select/lb::max/lb::min and the lb::any/all/none of a comparison (scalar.hpp);
+// a plain `if (a < b)` on packs does not compile, so every branch that lanes may take differently
+// is found by the compiler. Built on xsimd ([xsimd]); host only, never included by device code.
+//
+// Lane-wise results against the scalar path: + − × ÷, sqrt, abs, floor and comparisons are the
+// IEEE operations themselves (bitwise); sin and cos are xsimd's vector polynomials (within 2 ulps
+// of libm, tests/test_pack.cpp); pow, atan2 and tan, which the core evaluates once per step or less,
+// call libm per lane, so they agree bitwise.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "scalar.hpp"
+
+namespace lb {
+
+template <class T, class Arch = xsimd::default_arch> struct Pack;
+
+/// The lanes where a comparison of packs holds.
+template <class T, class Arch> struct PackMask {
+  xsimd::batch_bool<T, Arch> m;
+
+  PackMask() = default;
+  /// Every lane b, as a scalar path's `bool singular = false`.
+  PackMask(bool b) : m(b) {}
+  PackMask(xsimd::batch_bool<T, Arch> b) : m(b) {}
+  PackMask& operator|=(PackMask b) { m = m || b.m; return *this; }
+
+  friend PackMask operator&&(PackMask a, PackMask b) { return {a.m && b.m}; }
+  friend PackMask operator||(PackMask a, PackMask b) { return {a.m || b.m}; }
+  friend PackMask operator&(PackMask a, PackMask b) { return {a.m & b.m}; }
+  friend PackMask operator|(PackMask a, PackMask b) { return {a.m | b.m}; }
+  friend PackMask operator!(PackMask a) { return {!a.m}; }
+  friend PackMask operator==(PackMask a, PackMask b) { return {a.m == b.m}; }
+  /// Lane i (host convenience for tests and the engine's bookkeeping).
+  bool operator[](int i) const {
+    alignas(64) bool b[Pack<T, Arch>::size];
+    m.store_aligned(b);
+    return b[i];
+  }
+};
+
+/// W = xsimd::batch<T, Arch>::size members' values of one scalar quantity.
+template <class T, class Arch> struct Pack {
+  static_assert(std::is_floating_point_v<T>, "a pack holds float or double lanes");
+  using batch = xsimd::batch<T, Arch>;
+  using value_type = T;
+  using mask = PackMask<T, Arch>;
+  static constexpr int size = int(batch::size);
+  batch v;
+
+  Pack() = default;
+  /// Every lane x: a literal or a shared parameter, as `T(x)` in scalar code.
+  template <class U>
+    requires std::is_arithmetic_v<U>
+  Pack(U x) : v(T(x)) {}
+  explicit Pack(batch b) : v(b) {}
+
+  /// Lanes p[0 … W−1] (any alignment), and back.
+  static Pack load(const T* p) { return Pack(batch::load_unaligned(p)); }
+  void store(T* p) const { v.store_unaligned(p); }
+  /// Lane i.
+  T operator[](int i) const {
+    alignas(64) T a[size];
+    v.store_aligned(a);
+    return a[i];
+  }
+
+  Pack& operator+=(const Pack& b) { v += b.v; return *this; }
+  Pack& operator-=(const Pack& b) { v -= b.v; return *this; }
+  Pack& operator*=(const Pack& b) { v *= b.v; return *this; }
+  Pack& operator/=(const Pack& b) { v /= b.v; return *this; }
+  friend Pack operator+(Pack a, const Pack& b) { return a += b; }
+  friend Pack operator-(Pack a, const Pack& b) { return a -= b; }
+  friend Pack operator*(Pack a, const Pack& b) { return a *= b; }
+  friend Pack operator/(Pack a, const Pack& b) { return a /= b; }
+  /// −a by the sign bit, as the scalar's negation (−(+0) = −0).
+  friend Pack operator-(const Pack& a) { return Pack(xsimd::bitwise_xor(a.v, batch(-T(0)))); }
+  friend Pack operator+(const Pack& a) { return a; }
+
+  friend mask operator<(const Pack& a, const Pack& b) { return {a.v < b.v}; }
+  friend mask operator<=(const Pack& a, const Pack& b) { return {a.v <= b.v}; }
+  friend mask operator>(const Pack& a, const Pack& b) { return {a.v > b.v}; }
+  friend mask operator>=(const Pack& a, const Pack& b) { return {a.v >= b.v}; }
+  friend mask operator==(const Pack& a, const Pack& b) { return {a.v == b.v}; }
+  friend mask operator!=(const Pack& a, const Pack& b) { return {a.v != b.v}; }
+
+  /// f applied to every lane (libm, where the vector polynomial would differ from the scalar path).
+  template <class F> static Pack lanewise(F&& f, const Pack& a, const Pack& b = Pack(T(0))) {
+    alignas(64) T x[size], y[size];
+    a.v.store_aligned(x);
+    b.v.store_aligned(y);
+    for (int i = 0; i < size; ++i) x[i] = f(x[i], y[i]);
+    return Pack(batch::load_aligned(x));
+  }
+};
+
+template <class T, class A> inline constexpr bool is_pack_v<Pack<T, A>> = true;
+template <class T, class A> struct lane_of<Pack<T, A>> {
+  using type = T;
+};
+
+// Math of the core (scalar.hpp's functions, found by overload resolution on Pack).
+template <class T, class A> Pack<T, A> sqrt(const Pack<T, A>& x) { return Pack<T, A>(xsimd::sqrt(x.v)); }
+template <class T, class A> Pack<T, A> abs(const Pack<T, A>& x) { return Pack<T, A>(xsimd::abs(x.v)); }
+/// ⌊x⌋, ±0 kept (xsimd's SSE2 floor turns −0 into +0).
+template <class T, class A> Pack<T, A> floor(const Pack<T, A>& x) {
+  return Pack<T, A>(xsimd::select(x.v == T(0), x.v, xsimd::floor(x.v)));
+}
+template <class T, class A> Pack<T, A> sin(const Pack<T, A>& x) { return Pack<T, A>(xsimd::sin(x.v)); }
+template <class T, class A> Pack<T, A> cos(const Pack<T, A>& x) { return Pack<T, A>(xsimd::cos(x.v)); }
+template <class T, class A> Pack<T, A> tan(const Pack<T, A>& x) {
+  return Pack<T, A>::lanewise([](T a, T) { return std::tan(a); }, x);
+}
+template <class T, class A> Pack<T, A> atan2(const Pack<T, A>& y, const Pack<T, A>& x) {
+  return Pack<T, A>::lanewise([](T a, T b) { return std::atan2(a, b); }, y, x);
+}
+template <class T, class A> Pack<T, A> pow(const Pack<T, A>& x, const Pack<T, A>& y) {
+  return Pack<T, A>::lanewise([](T a, T b) { return std::pow(a, b); }, x, y);
+}
+template <class T, class A> PackMask<T, A> isfinite(const Pack<T, A>& x) { return {xsimd::isfinite(x.v)}; }
+
+// Masks.
+template <class T, class A> bool any(const PackMask<T, A>& c) { return xsimd::any(c.m); }
+template <class T, class A> bool all(const PackMask<T, A>& c) { return xsimd::all(c.m); }
+template <class T, class A> bool none(const PackMask<T, A>& c) { return !xsimd::any(c.m); }
+/// a where c holds, b elsewhere.
+template <class T, class A> Pack<T, A> select(const PackMask<T, A>& c, const Pack<T, A>& a, const Pack<T, A>& b) {
+  return Pack<T, A>(xsimd::select(c.m, a.v, b.v));
+}
+
+/// π and ε in every lane.
+template <class P>
+  requires is_pack_v<P>
+P pi() {
+  return P(pi<typename P::value_type>());
+}
+template <class P>
+  requires is_pack_v<P>
+P epsilon() {
+  return P(std::numeric_limits<typename P::value_type>::epsilon());
+}
+
+}  // namespace lb
