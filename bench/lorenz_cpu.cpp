@@ -19,6 +19,7 @@
 #include <liebatch/methods/methods.hpp>
 #include <liebatch/models/lorenz.hpp>
 
+#include "fma_peak.hpp"
 #include "timing.hpp"
 
 namespace {
@@ -101,34 +102,6 @@ template <class T> States<T> with_soa_loop(std::size_t n, int steps) {
   return y;
 }
 
-/// FLOP/s of independent fused multiply-adds on all threads, in 64-byte vectors (GCC's vector
-/// extension, so they stay in registers): 16 accumulators hide the FMA latency on two pipes.
-template <class T> struct V64;
-template <> struct V64<double> { typedef double type __attribute__((vector_size(64))); };
-template <> struct V64<float> { typedef float type __attribute__((vector_size(64))); };
-template <class T> double fma_peak() {
-  using V = typename V64<T>::type;
-  constexpr int acc = 16;
-  constexpr long reps = 10'000'000;
-  double flops = 0;
-  const double seconds = lb::bench::seconds([&] {
-#pragma omp parallel reduction(+ : flops)
-    {
-      V a[acc], b, c;
-      for (int l = 0; l < int(64 / sizeof(T)); ++l) { b[l] = T(0.999999) + T(l) * T(1e-9); c[l] = T(1e-7); }
-      for (int j = 0; j < acc; ++j) a[j] = b * T(j + 1);
-      for (long r = 0; r < reps; ++r)
-        for (int j = 0; j < acc; ++j) a[j] = a[j] * b + c;
-      T sink = 0;
-      for (int j = 0; j < acc; ++j)
-        for (int l = 0; l < int(64 / sizeof(T)); ++l) sink += a[j][l];
-      if (sink == T(-1)) std::printf("%g", double(sink));  // keeps the loop
-      flops += 2.0 * double(reps) * acc * double(64 / sizeof(T));
-    }
-  });
-  return flops / seconds;
-}
-
 /// max over members and components of |a − b| / max(1, |b|).
 template <class T> double max_rel(const States<T>& a, const States<T>& b) {
   double d = 0;
@@ -143,7 +116,7 @@ template <class T> void rows(const char* precision, std::size_t n, int steps) {
   const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps); });
   const double tb = lb::bench::seconds([&] { b = with_odeint<T>(n, steps); });
   const double tc = lb::bench::seconds([&] { c = with_soa_loop<T>(n, steps); });
-  const double peak = fma_peak<T>();
+  const double peak = lb::bench::fma_peak<T>(omp_get_max_threads());
   // RK4 on Lorenz: 4 evaluations of 10 FLOPs (8 with FMA) plus 24 for the stages and update ≈ 64.
   constexpr double flops_per_step = 64;
   std::printf("| %s | %.3e | %.3e | %.3e | %.2f | %.2f | %.1f | %.1f %% | %.1e | %.1e |\n", precision, work / ta, work / tb,

@@ -9,12 +9,13 @@
 #include <random>
 #include <vector>
 
-#include <liebatch/pack.hpp>
 #include <liebatch/se3.hpp>
 #include <liebatch/so3.hpp>
 #include <liebatch/vec.hpp>
 
 #include "problems.hpp"
+// Last on purpose: the core finds the pack's functions where its templates are instantiated.
+#include <liebatch/pack.hpp>
 
 namespace {
 

@@ -106,7 +106,7 @@ template <class T, class A> struct lane_of<Pack<T, A>> {
   using type = T;
 };
 
-// Math of the core (scalar.hpp's functions, found by overload resolution on Pack).
+// Math of the core: scalar.hpp's lb::sqrt etc. find these by argument-dependent lookup.
 template <class T, class A> Pack<T, A> sqrt(const Pack<T, A>& x) { return Pack<T, A>(xsimd::sqrt(x.v)); }
 template <class T, class A> Pack<T, A> abs(const Pack<T, A>& x) { return Pack<T, A>(xsimd::abs(x.v)); }
 /// ⌊x⌋, ±0 kept (xsimd's SSE2 floor turns −0 into +0).
@@ -126,25 +126,11 @@ template <class T, class A> Pack<T, A> pow(const Pack<T, A>& x, const Pack<T, A>
 }
 template <class T, class A> PackMask<T, A> isfinite(const Pack<T, A>& x) { return {xsimd::isfinite(x.v)}; }
 
-// Masks.
-template <class T, class A> bool any(const PackMask<T, A>& c) { return xsimd::any(c.m); }
-template <class T, class A> bool all(const PackMask<T, A>& c) { return xsimd::all(c.m); }
-template <class T, class A> bool none(const PackMask<T, A>& c) { return !xsimd::any(c.m); }
-/// a where c holds, b elsewhere.
-template <class T, class A> Pack<T, A> select(const PackMask<T, A>& c, const Pack<T, A>& a, const Pack<T, A>& b) {
+// Masks, for scalar.hpp's any, all, none and select.
+template <class T, class A> bool lanes_any(const PackMask<T, A>& c) { return xsimd::any(c.m); }
+template <class T, class A> bool lanes_all(const PackMask<T, A>& c) { return xsimd::all(c.m); }
+template <class T, class A> Pack<T, A> lanes_select(const PackMask<T, A>& c, const Pack<T, A>& a, const Pack<T, A>& b) {
   return Pack<T, A>(xsimd::select(c.m, a.v, b.v));
-}
-
-/// π and ε in every lane.
-template <class P>
-  requires is_pack_v<P>
-P pi() {
-  return P(pi<typename P::value_type>());
-}
-template <class P>
-  requires is_pack_v<P>
-P epsilon() {
-  return P(std::numeric_limits<typename P::value_type>::epsilon());
 }
 
 }  // namespace lb

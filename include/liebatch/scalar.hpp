@@ -26,6 +26,9 @@ template <class T> using mask_t = decltype(std::declval<const T&>() < std::declv
 template <class T>
 inline constexpr bool is_device_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+// Each calls the function for T found by argument-dependent lookup where it is instantiated: std's
+// for float and double, Boost's for its multiprecision types, pack.hpp's for a Pack (which may be
+// included after this header).
 template <class T> LB_HD T sqrt(T x) { using std::sqrt; return sqrt(x); }
 template <class T> LB_HD T sin(T x) { using std::sin; return sin(x); }
 template <class T> LB_HD T cos(T x) { using std::cos; return cos(x); }
@@ -34,31 +37,39 @@ template <class T> LB_HD T atan2(T y, T x) { using std::atan2; return atan2(y, x
 template <class T> LB_HD T pow(T x, T y) { using std::pow; return pow(x, y); }
 template <class T> LB_HD T abs(T x) { using std::abs; return abs(x); }
 template <class T> LB_HD T floor(T x) { using std::floor; return floor(x); }
-template <class T> LB_HD bool isfinite(T x) { using std::isfinite; return isfinite(x); }
+/// Whether x is finite (per lane for a pack: a mask).
+template <class T> LB_HD auto isfinite(T x) { using std::isfinite; return isfinite(x); }
 
 // Branches that the lanes of a pack (pack.hpp) may take differently are written with these; on a
-// scalar they are the plain operations, so the scalar path compiles to the same code.
-LB_HD constexpr bool any(bool c) { return c; }
-LB_HD constexpr bool all(bool c) { return c; }
-LB_HD constexpr bool none(bool c) { return !c; }
-/// a if c, else b.
-template <class T> LB_HD T select(bool c, const T& a, const T& b) { return c ? a : b; }
+// scalar (c a bool) they are the plain operations, so the scalar path compiles to the same code.
+// A pack's mask brings lanes_any, lanes_all and lanes_select, found by argument-dependent lookup.
+template <class M> LB_HD constexpr bool any(const M& c) {
+  if constexpr (std::is_same_v<M, bool>) return c; else return lanes_any(c);
+}
+template <class M> LB_HD constexpr bool all(const M& c) {
+  if constexpr (std::is_same_v<M, bool>) return c; else return lanes_all(c);
+}
+template <class M> LB_HD constexpr bool none(const M& c) { return !lb::any(c); }
+/// a where c holds, b elsewhere.
+template <class M, class T> LB_HD T select(const M& c, const T& a, const T& b) {
+  if constexpr (std::is_same_v<M, bool>) return c ? a : b; else return lanes_select(c, a, b);
+}
 /// The larger (smaller) of a and b; b when they do not compare (NaN), as `a > b ? a : b`.
-template <class T> LB_HD T max(const T& a, const T& b) { return select(a > b, a, b); }
-template <class T> LB_HD T min(const T& a, const T& b) { return select(a < b, a, b); }
+template <class T> LB_HD T max(const T& a, const T& b) { return lb::select(a > b, a, b); }
+template <class T> LB_HD T min(const T& a, const T& b) { return lb::select(a < b, a, b); }
 
 /// π in T to the type's precision (extended types compute it once per call: host only).
 template <class T> LB_HD T pi() {
-  if constexpr (is_device_scalar_v<T>) {
-    return T(3.141592653589793238462643383279502884197);
+  if constexpr (is_device_scalar_v<lane_t<T>>) {
+    return T(lane_t<T>(3.141592653589793238462643383279502884197));
   } else {
     using std::atan;
     return T(4) * atan(T(1));
   }
 }
 
-/// Machine epsilon of T.
-template <class T> LB_HD constexpr T epsilon() { return std::numeric_limits<T>::epsilon(); }
+/// Machine epsilon of T (of its lanes, for a pack).
+template <class T> LB_HD constexpr T epsilon() { return T(std::numeric_limits<lane_t<T>>::epsilon()); }
 
 /// Parses a decimal literal into an extended-precision T (host only; used for coefficient tables).
 template <class T> T from_decimal(const char* s) {
