@@ -27,13 +27,12 @@ using lb::bench::Counted;
 /// Members' states, structure-of-arrays: component d of member i at [d·n + i].
 template <class T> struct Soa {
   std::size_t n;
-  int dim;
   std::vector<T> y;
 };
 
 /// n members near y0 (each component scaled by 1 ± 5 %, deterministic), so lanes differ.
 template <class T, class Y> Soa<T> members(const Y& y0, std::size_t n) {
-  Soa<T> s{n, Y::size, std::vector<T>(std::size_t(Y::size) * n)};
+  Soa<T> s{n, std::vector<T>(std::size_t(Y::size) * n)};
   for (std::size_t i = 0; i < n; ++i)
     for (int d = 0; d < Y::size; ++d) s.y[std::size_t(d) * n + i] = T(double(y0[d]) * (1 + 0.05 * std::sin(double(7 * i + d))));
   return s;
@@ -53,7 +52,11 @@ template <class Method, class Model, class T> void scalar_run(const Model& m, So
     Y y;
     for (int d = 0; d < Y::size; ++d) y[d] = s.y[std::size_t(d) * s.n + i];
     T t = T(0);
-    for (int k = 0; k < steps; ++k, t += h(k)) y = Method::step(m, t, y, h(k)).y;
+    for (int k = 0; k < steps; ++k) {
+      const T hk = h(k);
+      y = Method::step(m, t, y, hk).y;
+      t += hk;
+    }
     for (int d = 0; d < Y::size; ++d) s.y[std::size_t(d) * s.n + i] = y[d];
   }
 }

@@ -34,10 +34,7 @@ template <class T, class Arch> struct PackMask {
 
   friend PackMask operator&&(PackMask a, PackMask b) { return {a.m && b.m}; }
   friend PackMask operator||(PackMask a, PackMask b) { return {a.m || b.m}; }
-  friend PackMask operator&(PackMask a, PackMask b) { return {a.m & b.m}; }
-  friend PackMask operator|(PackMask a, PackMask b) { return {a.m | b.m}; }
   friend PackMask operator!(PackMask a) { return {!a.m}; }
-  friend PackMask operator==(PackMask a, PackMask b) { return {a.m == b.m}; }
   /// Lane i (host convenience for tests and the engine's bookkeeping).
   bool operator[](int i) const {
     alignas(64) bool b[Pack<T, Arch>::size];

@@ -276,23 +276,23 @@ template <class A, int N> struct PowerAlgebra {
     return loop_max<N, scalar>([&](int i) { return scalar(A::angle2(block(u, i))); });
   }
   LB_HD static vec bracket(const vec& u, const vec& v) {
-    vec r;
-    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::bracket(block(u, i), block(v, i)));
-    return r;
+    return blockwise(u, v, [](const auto& a, const auto& b) { return A::bracket(a, b); });
   }
   LB_HD static vec dexp(const vec& u, const vec& v) {
-    vec r;
-    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::dexp(block(u, i), block(v, i)));
-    return r;
+    return blockwise(u, v, [](const auto& a, const auto& b) { return A::dexp(a, b); });
   }
   LB_HD static vec dexpinv(const vec& u, const vec& v) {
-    vec r;
-    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, A::dexpinv(block(u, i), block(v, i)));
-    return r;
+    return blockwise(u, v, [](const auto& a, const auto& b) { return A::dexpinv(a, b); });
   }
 
  private:
   LB_HD static typename A::vec block(const vec& u, int i) { return u.template seg<A::dim>(i * A::dim); }
+  /// Block i of the result is op(block i of u, block i of v).
+  template <class Op> LB_HD static vec blockwise(const vec& u, const vec& v, Op op) {
+    vec r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * A::dim, op(block(u, i), block(v, i)));
+    return r;
+  }
 };
 
 /// Mᴺ = M × … × M (N factors) under Gᴺ, e.g. (TS²)ᴺ under SE(3)ᴺ: Product's operations on N
@@ -314,14 +314,10 @@ template <class S, int N> struct Power {
     return r;
   }
   LB_HD static point exp_act(const typename algebra::vec& u, const point& y) {
-    point r;
-    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::exp_act(block(u, i), at(y, i)));
-    return r;
+    return map(u, y, [](const auto& ui, const auto& yi) { return S::exp_act(ui, yi); });
   }
   LB_HD static point generator(const typename algebra::vec& u, const point& y) {
-    point r;
-    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, S::generator(block(u, i), at(y, i)));
-    return r;
+    return map(u, y, [](const auto& ui, const auto& yi) { return S::generator(ui, yi); });
   }
   /// The largest of the factors' defects, and every factor projected.
   LB_HD static scalar defect(const point& y) {
@@ -337,6 +333,12 @@ template <class S, int N> struct Power {
   LB_HD static typename S::point at(const point& y, int i) { return y.template seg<S::dim>(i * S::dim); }
   LB_HD static typename S::algebra::vec block(const typename algebra::vec& u, int i) {
     return u.template seg<S::algebra::dim>(i * S::algebra::dim);
+  }
+  /// Factor i of the result is op(block i of u, factor i of y).
+  template <class Op> LB_HD static point map(const typename algebra::vec& u, const point& y, Op op) {
+    point r;
+    for (int i = 0; i < N; ++i) r.set_seg(i * S::dim, op(block(u, i), at(y, i)));
+    return r;
   }
 };
 

@@ -185,18 +185,24 @@ template <class T, class Series, class Closed> LB_HD auto by_tier(T a2, Series&&
 }
 }  // namespace series
 
+namespace series {
+/// s, c, d in closed form, accurate for α ≥ 1.5.
+template <class T> LB_HD ExpCoeffs<T> exp_closed(T a2) {
+  const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
+  return {sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
+}
+}  // namespace series
+
 /// s, c, d of α² = |A|².
 template <class T> LB_HD ExpCoeffs<T> exp_coeffs(T a2) {
-  return series::by_tier(a2, [&](auto tier) { return series::exp_series<T, decltype(tier)::value>(a2); }, [&] {
-    const T a = lb::sqrt(a2), sa = lb::sin(a), sh = lb::sin(a / T(2));
-    return ExpCoeffs<T>{sa / a, T(2) * sh * sh / a2, (a - sa) / (a2 * a)};
-  });
+  return series::by_tier(a2, [&](auto tier) { return series::exp_series<T, decltype(tier)::value>(a2); },
+                         [&] { return series::exp_closed(a2); });
 }
 
 /// Coefficients of dexp on se(3) (and so(3), which uses g1 and g2 only).
 template <class T> LB_HD DexpCoeffs<T> dexp_coeffs(T a2) {
   return series::by_tier(a2, [&](auto tier) { return series::dexp_series<T, decltype(tier)::value>(a2); }, [&] {
-    const ExpCoeffs<T> e = exp_coeffs(a2);
+    const ExpCoeffs<T> e = series::exp_closed(a2);  // not exp_coeffs: a pack's other tiers are done here
     return DexpCoeffs<T>{e.c, e.d, (e.s - T(2) * e.c) / a2, (e.c - T(3) * e.d) / a2};
   });
 }
