@@ -46,6 +46,16 @@ inline Counted abs(Counted a) { return Counted(std::abs(a.v)); }
 inline Counted floor(Counted a) { return Counted(std::floor(a.v)); }
 inline bool isfinite(Counted a) { return std::isfinite(a.v); }
 
+/// FLOPs of one step of size h at y0 of Method on model m (any scalar), counted on the step code.
+template <class Method, class Model, class Y> double flops_per_step(const Model& m, const Y& y0, double h) {
+  const auto mc = m.template cast<Counted>();
+  typename decltype(mc)::space::point yc;
+  for (int d = 0; d < Y::size; ++d) yc[d] = Counted(double(y0[d]));
+  Counted::reset();
+  (void)Method::step(mc, Counted(0.0), yc, Counted(h));
+  return double(Counted::flops());
+}
+
 }  // namespace lb::bench
 
 template <> struct std::numeric_limits<lb::bench::Counted> : std::numeric_limits<double> {

@@ -1,9 +1,9 @@
 // The Lorenz ensemble of the DiffEqGPU [Utk24] / MPGOS [NPH21] benchmark on the CPU, three ways in
-// one run and one binary (-O3 -march=native -fopenmp for all): liebatch's run_cpu (RKMK4 on ℝ³ is
-// classical RK4), Boost.odeint's runge_kutta4 with OpenMP over members, and a plain
+// one run and one binary (-O3 -march=native -ffp-contract=off -fopenmp for all): liebatch's run_cpu
+// (RKMK4 on ℝ³ is classical RK4) on packs of members and one member at a time (RunOptions::simd),
+// Boost.odeint's runge_kutta4 with OpenMP over members, and a plain
 // structure-of-arrays RK4 loop whose members sit in the vector lanes (the machine's limit for this
-// work); beside them the core's measured FMA peak. The baseline issue 16's packed engine is
-// measured against (bench/RESULTS.md).
+// work); beside them the core's measured FMA peak (bench/RESULTS.md).
 // Usage: bench_lorenz_cpu [members (131072)] [steps (1000)]
 #include <algorithm>
 #include <array>
@@ -32,7 +32,7 @@ template <class T> T rho(std::size_t i, std::size_t n) { return T(21.0 * double(
 /// Final states, member-major (x, y, z of member i at 3i).
 template <class T> using States = std::vector<T>;
 
-template <class T> States<T> with_liebatch(std::size_t n, int steps) {
+template <class T> States<T> with_liebatch(std::size_t n, int steps, bool simd) {
   lb::Ensemble<lb::Lorenz<T>> e;
   e.size = n;
   e.model.v.resize(n);
@@ -44,7 +44,9 @@ template <class T> States<T> with_liebatch(std::size_t n, int steps) {
   e.control.v = {c};
   e.y0.assign(3 * n, T(0));
   std::fill(e.y0.begin(), e.y0.begin() + long(n), T(1));
-  const auto out = lb::run_cpu<lb::methods::rkmk4>(e, lb::RunOptions{});
+  lb::RunOptions o;
+  o.simd = simd;
+  const auto out = lb::run_cpu<lb::methods::rkmk4>(e, o);
   States<T> y(3 * n);
   for (std::size_t i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) y[3 * i + std::size_t(d)] = out.y[std::size_t(d) * n + i];
@@ -111,17 +113,18 @@ template <class T> double max_rel(const States<T>& a, const States<T>& b) {
 }
 
 template <class T> void rows(const char* precision, std::size_t n, int steps) {
-  States<T> a, b, c;
+  States<T> a, s, b, c;
   const double work = double(n) * steps;
-  const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps); });
+  const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps, true); });
+  const double ts = lb::bench::seconds([&] { s = with_liebatch<T>(n, steps, false); });
   const double tb = lb::bench::seconds([&] { b = with_odeint<T>(n, steps); });
   const double tc = lb::bench::seconds([&] { c = with_soa_loop<T>(n, steps); });
   const double peak = lb::bench::fma_peak<T>(omp_get_max_threads());
   // RK4 on Lorenz: 4 evaluations of 10 FLOPs (8 with FMA) plus 24 for the stages and update ≈ 64.
   constexpr double flops_per_step = 64;
-  std::printf("| %s | %.3e | %.3e | %.3e | %.2f | %.2f | %.1f | %.1f %% | %.1e | %.1e |\n", precision, work / ta, work / tb,
-              work / tc, (work / ta) / (work / tb), (work / tc) / (work / ta), peak / 1e9, 100 * flops_per_step * work / ta / peak,
-              max_rel(a, b), max_rel(c, b));
+  std::printf("| %s | %.3e | %.3e | %.3e | %.3e | %.2f | %.2f | %.2f | %.1f | %.1f %% | %s | %.1e | %.1e |\n", precision, work / ta,
+              work / ts, work / tb, work / tc, ts / ta, tb / ta, ta / tc, peak / 1e9, 100 * flops_per_step * work / ta / peak,
+              a == s ? "bitwise" : "differ", max_rel(a, b), max_rel(c, b));
 }
 
 }  // namespace
@@ -131,9 +134,10 @@ int main(int argc, char** argv) {
   const int steps = argc > 2 ? std::atoi(argv[2]) : 1000;
   std::printf("Lorenz ensemble, %zu members (rho swept over [0, 21]), %d RK4 steps of %g, %d threads, all end points\n\n", n, steps,
               dt, omp_get_max_threads());
-  std::printf("| precision | liebatch run_cpu (traj-steps/s) | Boost.odeint rk4 + OpenMP | SoA loop in vector lanes | "
-              "liebatch / odeint | SoA / liebatch | FMA peak (GFLOP/s) | liebatch of peak | odeint vs liebatch | SoA vs odeint |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| precision | liebatch run_cpu, packs (traj-steps/s) | run_cpu, one member at a time | Boost.odeint rk4 + OpenMP | "
+              "SoA loop in vector lanes | packs / one at a time | packs / odeint | SoA / packs | FMA peak (GFLOP/s) | packs of peak | "
+              "packs vs one at a time | odeint vs packs | SoA vs odeint |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
   rows<double>("double", n, steps);
   rows<float>("float", n, steps);
   std::printf("\n(the last two columns: largest relative difference of the end points, which the three compute the same way up "

@@ -22,8 +22,6 @@
 
 namespace {
 
-using lb::bench::Counted;
-
 /// Members' states, structure-of-arrays: component d of member i at [d·n + i].
 template <class T> struct Soa {
   std::size_t n;
@@ -80,16 +78,6 @@ template <class Method, class Model, class T> void packed_run(const Model& m, So
   }
 }
 
-/// FLOPs of one step of h at y0, counted on the step code itself.
-template <class Method, class Model, class Y> double flops_per_step(const Model& m, const Y& y0, double h) {
-  const auto mc = m.template cast<Counted>();
-  typename decltype(mc)::space::point yc;
-  for (int d = 0; d < Y::size; ++d) yc[d] = Counted(double(y0[d]));
-  Counted::reset();
-  (void)Method::step(mc, Counted(0.0), yc, Counted(h));
-  return double(Counted::flops());
-}
-
 template <class T> double max_rel(const Soa<T>& a, const Soa<T>& b) {
   double e = 0;
   for (std::size_t k = 0; k < a.y.size(); ++k) e = std::max(e, std::abs(double(a.y[k]) - double(b.y[k])) / std::max(1.0, std::abs(double(b.y[k]))));
@@ -103,7 +91,7 @@ void row(const char* name, const char* method, const Model& m, const Y& y0, doub
   const Steps<T> hs{{hv, hv}};
   const double ts = lb::bench::seconds([&] { scalar_run<Method>(m, a, steps, hs); });
   const double tp = lb::bench::seconds([&] { packed_run<Method>(m, b, steps, hs); });
-  const double work = double(n) * steps, flops = flops_per_step<Method>(m, y0, h);
+  const double work = double(n) * steps, flops = lb::bench::flops_per_step<Method>(m, y0, h);
   std::printf("| %s | %s | %s | %d | %.3e | %.3e | %.2f | %.0f | %.1f (%.1f %%) | %.1e |\n", name, method,
               sizeof(T) == 8 ? "double" : "float", lb::Pack<T>::size, work / ts, work / tp, ts / tp, flops,
               flops * work / tp / 1e9, 100 * flops * work / tp / peak, max_rel(b, a));

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
+#include <liebatch/pack.hpp>
 
 #include "commands.hpp"
 #include "config_node.hpp"
@@ -16,6 +17,7 @@ int cli_main(int argc, const char* const* argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("liebatch ") + LIEBATCH_VERSION + "\nCPU packs: " + pack_arch());
   Options o;
   for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
 
@@ -26,6 +28,7 @@ int cli_main(int argc, const char* const* argv) {
     c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
     c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::Range(0, 4096));
+    c->add_flag("!--no-simd", o.simd, "CPU: one member per thread, not packs of members in SIMD lanes");
     c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)")
         ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
@@ -49,6 +52,8 @@ int cli_main(int argc, const char* const* argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "liebatch: " << echo(e.what(), 240) << "\nRun with --help for more information.\n";

@@ -12,6 +12,7 @@
 
 #include <liebatch/ensemble/device.hpp>
 #include <liebatch/methods/step.hpp>
+#include <liebatch/pack.hpp>
 #include "gpu_run.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
@@ -132,6 +133,7 @@ Study load(const Options& o, Command c) {
                                                       ? std::string(".")
                                                       : fs::path(o.config).parent_path().string());
   st.run.threads = o.threads;
+  st.run.simd = o.simd;
   st.plot = st.plot && o.plot;
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
   if (o.precision == "float") {
@@ -178,6 +180,7 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.attr("command_line", o.command_line);
   w.attr("created", utc_now());
   w.attr("device", device);
+  w.attr("cpu_simd", pack_arch());
   w.attr("model", st.model->name());
   w.attr("method", st.run.method);
   w.attr("precision", st.run.single ? "float" : "double");

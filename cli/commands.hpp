@@ -14,6 +14,7 @@ struct Options {
   std::string device = "auto";     ///< auto | cpu | gpu
   std::string precision = "double";///< double | float
   int threads = 0;                 ///< CPU threads (0: all)
+  bool simd = true;                ///< CPU: members in SIMD lanes
   long batch = 0;                  ///< members per batch (0: as many as fit in 1 GiB)
   bool quiet = false;              ///< no progress, no summary
   bool plot = true;                ///< PNG next to the output (also needs "plot" in the config)

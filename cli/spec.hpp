@@ -39,6 +39,7 @@ struct RunSpec {
   bool single = false;        ///< float instead of double (runs without a section)
   bool gpu = false;           ///< on the GPU (run_on_gpu) instead of the CPU
   int threads = 0;
+  bool simd = true;           ///< CPU: packs of members in SIMD lanes
   int chunks = 20;
   std::function<void(double)> progress;
 };

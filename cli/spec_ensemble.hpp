@@ -46,6 +46,7 @@ inline RunOptions options_of(const RunSpec& s) {
   RunOptions o;
   o.adaptive = s.adaptive;
   o.threads = s.threads;
+  o.simd = s.simd;
   o.chunks = s.chunks;
   o.progress = s.progress;
   return o;

@@ -23,27 +23,27 @@
 namespace lbtest {
 
 /// 256 members around P's initial condition, t ∈ [0, t_end], 5 samples; fixed h = t_end/100 or
-/// adaptive with tol = 1e-8.
-template <class P> auto case_ensemble(bool adaptive) {
-  using Model = decltype(P::template model<double>());
+/// adaptive with tol = 1e-8 (1e-5 in float).
+template <class P, class T = double> auto case_ensemble(bool adaptive) {
+  using Model = decltype(P::template model<T>());
   lb::Ensemble<Model> e;
   e.size = 256;
-  e.model.v = {P::template model<double>()};
-  e.t1.v = {P::t_end};
+  e.model.v = {P::template model<T>()};
+  e.t1.v = {T(P::t_end)};
   e.samples = 5;
-  lb::StepControl<double> c;
-  c.h = adaptive ? 1e-3 : P::t_end / 100;
-  c.atol = c.rtol = 1e-8;
+  lb::StepControl<T> c;
+  c.h = adaptive ? T(1e-3) : T(P::t_end / 100);
+  c.atol = c.rtol = std::is_same_v<T, float> ? T(1e-5) : T(1e-8);
   e.control.v = {c};
-  const auto y0 = P::template y0<double>();
+  const auto y0 = P::template y0<T>();
   constexpr int dim = decltype(y0)::size;
   e.y0.resize(dim * e.size);
   for (std::size_t i = 0; i < e.size; ++i) {
     // Rotate the initial state by a member-dependent angle about e₃ (stays on the manifold).
-    const double a = 0.01 * double(i);
-    const auto u = lb::vec3(0.0, 0.0, a);
+    const T a = T(0.01) * T(i);
+    const auto u = lb::vec3(T(0), T(0), a);
     for (int b = 0; b < dim; b += 3) {
-      const auto v = lb::S2<double>::exp_act(u, y0.template seg<3>(b));
+      const auto v = lb::S2<T>::exp_act(u, y0.template seg<3>(b));
       for (int d = 0; d < 3; ++d) e.y0[(b + d) * e.size + i] = v[d];
     }
   }
@@ -55,6 +55,7 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
   lb::RunOptions o;
   o.adaptive = adaptive;
   o.samples_per_chunk = 2;  // several launches per run
+  o.simd = false;           // one member per thread, as on the GPU (the packed engine: test_ensemble_packed)
   const auto cpu = lb::run_cpu<Method>(e, o);
   const auto gpu = lb::run_batched<B, Method>(e, o);
   Comparison r;

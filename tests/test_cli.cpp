@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <hdf5.h>
+#include <liebatch/pack.hpp>
 #include <unistd.h>
 
 #include "cli_run.hpp"
@@ -48,6 +49,7 @@ TEST(Cli, RunMatchesTheSymmetricTopsClosedFormAndWritesTheHdf5Layout) {
   EXPECT_EQ(h.attr("method"), "rkmk5");
   EXPECT_NE(h.attr("liebatch_version"), "");
   EXPECT_EQ(h.attr("device"), "cpu (requested)");
+  EXPECT_EQ(h.attr("cpu_simd"), lb::pack_arch()) << "the vector unit of the CPU packs";
   EXPECT_NE(h.attr("config").find("\"rkmk5\""), std::string::npos) << "the full config is kept";
   const auto y = h.doubles("final/y");
   const auto st = h.read<unsigned char>("final/status", H5T_NATIVE_UCHAR);
@@ -204,6 +206,26 @@ TEST(Cli, ListNamesEveryModelMethodAndPreset) {
   for (const char* w : {"free_rigid_body", "rigid_body_attitude", "heavy_top", "heavy_top_spatial", "pendulum_chain", "quadrotor_load",
                         "lorenz", "rkmk54", "cg4a", "bruls_cardona", "inertia"})
     EXPECT_NE(r.out.find(w), std::string::npos) << w;
+}
+
+TEST(Cli, VersionNamesTheVectorUnitOfThePacks) {
+  Scratch s("version");
+  const auto r = liebatch(s, "--version");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("CPU packs: " + lb::pack_arch()), std::string::npos) << r.out;
+}
+
+// --no-simd runs one member per thread: the same results (bitwise here: the free rigid body's
+// steps stay in the series tiers).
+TEST(Cli, NoSimdGivesTheSameResults) {
+  Scratch s("nosimd");
+  const std::string cfg = s.file("top.json", R"({
+    "model": {"name": "free_rigid_body", "parameters": {"inertia": [2, 1, 0.5]}},
+    "method": "rkmk4", "time": {"t0": 0, "t1": 2}, "step": {"h": 0.01},
+    "initial": {"states": [[1, 0, 0.5], [0.3, -0.7, 1.2], [0, 0.2, -2]]}})");
+  ASSERT_EQ(liebatch(s, "run " + cfg + " --device cpu -q -o " + s.path("a.h5")).status, 0);
+  ASSERT_EQ(liebatch(s, "run " + cfg + " --device cpu -q --no-simd -o " + s.path("b.h5")).status, 0);
+  EXPECT_EQ(H5(s.path("a.h5")).doubles("final/y"), H5(s.path("b.h5")).doubles("final/y"));
 }
 
 TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {

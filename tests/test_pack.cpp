@@ -115,12 +115,16 @@ TYPED_TEST(PackTest, ComparisonsSelectMaxMinAndMasksPerLane) {
       b[i] = pool[(3 * s + 5 * i + 1) % 8];
     }
     const P<T> x = P<T>::load(a), y = P<T>::load(b);
-    const auto lt = x < y, ge = x >= y, fin = lb::isfinite(x);
+    const auto lt = x < y, ge = x >= y, fin = lb::isfinite(x), ne = x != y, eq = x == y, le = x <= y, gt = x > y;
     const P<T> mx = lb::max(x, y), mn = lb::min(x, y), sel = lb::select(lt, x, y);
     bool any_lt = false, all_lt = true;
     for (int i = 0; i < W; ++i) {
       ASSERT_EQ(lt[i], a[i] < b[i]);
       ASSERT_EQ(ge[i], a[i] >= b[i]);
+      ASSERT_EQ(ne[i], a[i] != b[i]) << a[i] << " != " << b[i];  // true where a lane is NaN
+      ASSERT_EQ(eq[i], a[i] == b[i]);
+      ASSERT_EQ(le[i], a[i] <= b[i]);
+      ASSERT_EQ(gt[i], a[i] > b[i]);
       ASSERT_EQ((lt || ge)[i], a[i] < b[i] || a[i] >= b[i]);  // false for NaN lanes
       ASSERT_EQ((!lt && fin)[i], !(a[i] < b[i]) && std::isfinite(a[i]));
       ASSERT_EQ(fin[i], bool(std::isfinite(a[i])));
@@ -312,6 +316,38 @@ template <class T> void steps_of_every_problem() {
 }
 
 TYPED_TEST(PackTest, MethodStepsOnPackedMembersMatchTheScalarStepPerLane) { steps_of_every_problem<TypeParam>(); }
+
+TYPED_TEST(PackTest, IntegerLanesCountCompareAndConvertPerLane) {
+  using T = TypeParam;
+  constexpr int W = P<T>::size;
+  using L = lb::lanes_t<P<T>, long>;
+  long a[W], b[W];
+  T x[W];
+  for (int i = 0; i < W; ++i) {
+    a[i] = 1000 * i - 3;
+    b[i] = (i % 3) * 1000;
+    x[i] = T(i % 2);
+  }
+  L u = L::load(a);
+  const L w = L::load(b);
+  const auto odd = P<T>::load(x) > P<T>(T(0));  // lanes 1, 3, 5, …
+  lb::add_where(odd, u, 7);
+  lb::set_where(u >= w && !odd, u, -5);
+  const P<T> f = lb::as<P<T>>(u + w);
+  const auto lt = u < w, eq = u == w;
+  for (int i = 0; i < W; ++i) {
+    long e = a[i] + (i % 2 ? 7 : 0);
+    if (e >= b[i] && i % 2 == 0) e = -5;
+    ASSERT_EQ(u[i], e) << "lane " << i;
+    ASSERT_EQ(u.array()[std::size_t(i)], e);
+    ASSERT_EQ(f[i], T(e + b[i])) << "lane " << i;
+    ASSERT_EQ(lt[i], e < b[i]);
+    ASSERT_EQ(eq[i], e == b[i]);
+  }
+  lb::lanes_t<P<T>, lb::Status> s = lb::Status::running;
+  lb::set_where(odd, s, lb::Status::nonfinite);
+  for (int i = 0; i < W; ++i) ASSERT_EQ(s[i], i % 2 ? lb::Status::nonfinite : lb::Status::running);
+}
 
 TEST(Pack, ReportsItsInstructionSet) {
   // Which vector unit this build's packs use (LIEBATCH_SIMD), and their widths.

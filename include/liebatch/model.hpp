@@ -16,7 +16,9 @@ namespace lb {
 
 /// M: `space`, a HomogeneousSpace, and `f(t, y)`, the algebra element that moves y at time t. A
 /// model is copied by value to every member (into GPU memory too), so it is trivially copyable:
-/// parameters, not pointers to them. Optionally `observables(y)`, recorded at samples and hits.
+/// parameters, not pointers to them. Optionally `observables(y)`, recorded at samples and hits, and
+/// `static constexpr bool packs = true` with `cast<U>()`: the CPU engine may then run it on packs of
+/// members, its code branching only through lb::select/max/min/any/all (docs/packs.md §5).
 template <class M>
 concept Model = HomogeneousSpace<typename M::space> && std::is_trivially_copyable_v<M> &&
                 requires(const M& m, typename M::space::scalar t, const typename M::space::point& y) {

@@ -22,6 +22,13 @@ template <class T> using lane_t = typename lane_of<T>::type;
 /// What a comparison of two T gives: bool, or a pack's mask of lanes.
 template <class T> using mask_t = decltype(std::declval<const T&>() < std::declval<const T&>());
 
+/// An integer or enum quantity I (a count, a sample index, a status) held per lane of T: I
+/// itself beside a scalar, pack.hpp's Lanes beside a pack.
+template <class T, class I> struct lanes_of {
+  using type = I;
+};
+template <class T, class I> using lanes_t = typename lanes_of<T, I>::type;
+
 /// True for the scalar types that run on the device (float, double).
 template <class T>
 inline constexpr bool is_device_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -53,6 +60,23 @@ template <class M> LB_HD constexpr bool none(const M& c) { return !lb::any(c); }
 /// a where c holds, b elsewhere.
 template <class M, class T> LB_HD T select(const M& c, const T& a, const T& b) {
   if constexpr (std::is_same_v<M, bool>) return c ? a : b; else return lanes_select(c, a, b);
+}
+/// x += v in the lanes where c holds (lanes_t quantities).
+template <class M, class X, class V> LB_HD void add_where(const M& c, X& x, const V& v) {
+  if constexpr (std::is_same_v<M, bool>) { if (c) x += v; } else lanes_add_where(c, x, v);
+}
+/// x = v in the lanes where c holds.
+template <class M, class X, class V> LB_HD void set_where(const M& c, X& x, const V& v) {
+  if constexpr (std::is_same_v<M, bool>) { if (c) x = v; } else lanes_set_where(c, x, v);
+}
+/// f(l) for every lane l where c holds (l = 0 for a scalar): per-lane work a pack leaves to scalar
+/// code (output records, root finding).
+template <class M, class F> LB_HD void for_lanes(const M& c, F&& f) {
+  if constexpr (std::is_same_v<M, bool>) { if (c) f(0); } else lanes_for(c, f);
+}
+/// The integer quantity k (a lanes_t) as T, lane by lane.
+template <class T, class K> LB_HD T as(const K& k) {
+  if constexpr (std::is_arithmetic_v<K>) return T(k); else return lanes_as<T>(k);
 }
 /// The larger (smaller) of a and b; b when they do not compare (NaN), as `a > b ? a : b`.
 template <class T> LB_HD T max(const T& a, const T& b) { return lb::select(a > b, a, b); }

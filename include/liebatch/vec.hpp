@@ -93,6 +93,13 @@ template <class T, int N, int M> LB_HD Vec<T, N + M> concat(const Vec<T, N>& a, 
 }
 
 /// Componentwise conversion to another scalar type.
+/// a where c holds, b elsewhere, component by component (c a bool or a pack's mask).
+template <class M, class T, int N> LB_HD Vec<T, N> select(const M& c, const Vec<T, N>& a, const Vec<T, N>& b) {
+  Vec<T, N> r;
+  LB_UNROLL for (int i = 0; i < N; ++i) r.v[i] = lb::select(c, a.v[i], b.v[i]);
+  return r;
+}
+
 template <class U, class T, int N> LB_HD Vec<U, N> cast(const Vec<T, N>& a) {
   Vec<U, N> r;
   LB_UNROLL for (int i = 0; i < N; ++i) r.v[i] = U(a.v[i]);

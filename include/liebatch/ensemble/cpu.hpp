@@ -13,8 +13,17 @@
 #include <unistd.h>
 
 #include "engine.hpp"
+#ifndef __CUDACC__
+#include "members_packed.hpp"
+#endif
 
 namespace lb {
+#ifdef __CUDACC__
+// In a CUDA translation unit the CPU backend runs one member per thread: nvcc would compile the
+// packed step code for the device as well. Its own inline namespace keeps these instantiations
+// apart from the packed ones of C++ units linked into the same program.
+inline namespace no_packs {
+#endif
 
 /// Number of CPU threads a run with `requested` threads uses.
 inline int cpu_threads(int requested) {
@@ -24,10 +33,12 @@ inline int cpu_threads(int requested) {
 
 /// Host memory as the engine's device memory.
 struct CpuBackend {
-  int threads = 1;  ///< threads per launch
+  int threads = 1;   ///< threads per launch
+  bool simd = false;  ///< chunks on packs of members where the model allows
+  static constexpr bool own_chunk = true;  ///< chunk() below, not the engine's one-member launch
 
   CpuBackend() = default;
-  explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)) {}
+  explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)), simd(o.simd) {}
 
   template <class V> using vector = std::vector<V>;
   template <class V> static V* raw(vector<V>& v) { return v.data(); }
@@ -50,6 +61,22 @@ struct CpuBackend {
       for (std::size_t i = b; i < e; ++i) g(i);
     };
     blocks(n, range, &body, tick);
+  }
+  /// One chunk of every member with Method: W members per pack where the model runs on packs (and
+  /// per-member models gather into one), otherwise one member at a time.
+  template <class Method, bool adaptive, class Model, class Section>
+  void chunk(const engine::ChunkInputs<Model, Section>& in, const std::function<void(std::size_t)>& tick) const {
+    const std::size_t n = in.st.n;
+#ifndef __CUDACC__
+    if constexpr (engine::PackModel<Model>) {
+      if (simd && (!in.models.per || engine::model_gathers<Model>())) {
+        using Body = engine::PackedChunkMember<Method, adaptive, Model, Section>;
+        launch(Body::packs(n), Body{in}, "chunk kernel", [&](std::size_t packs) { tick(std::min(n, packs * Body::W)); });
+        return;
+      }
+    }
+#endif
+    launch(n, engine::ChunkMember<Method, adaptive, Model, Section>{in}, "chunk kernel", tick);
   }
   /// The threads of launch(), for any body: range(body, b, e) runs members b … e−1 (one
   /// instantiation of the pool, and a call per block rather than per member).
@@ -92,7 +119,21 @@ template <class Method, class Model, class Section = NoSection>
   requires MethodFor<Method, Model> && SectionFor<Section, Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, const RunOptions& opt,
                                                     const Section& section = {}) {
-  return run_batched<CpuBackend, Method>(e, opt, section);
+  auto out = run_batched<CpuBackend, Method>(e, opt, section);
+#ifndef __CUDACC__
+  using T = typename Ensemble<Model>::T;
+  if constexpr (engine::PackModel<Model>) {
+    if (opt.simd && (e.model.shared() || engine::model_gathers<Model>())) {
+      out.device += ", packs of " + std::to_string(Pack<T>::size) + " members (" + xsimd::default_arch::name() + ")";
+      return out;
+    }
+  }
+#endif
+  out.device += ", one member per thread";
+  return out;
 }
 
+#ifdef __CUDACC__
+}  // namespace no_packs
+#endif
 }  // namespace lb

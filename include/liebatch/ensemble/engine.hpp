@@ -34,14 +34,25 @@ template <class B, class V> struct DeviceMember {
   }
 };
 
+/// Whether backend B runs a chunk itself (B::own_chunk: the CPU's, on packs) rather than launching
+/// the one-member body.
+template <class B> constexpr bool own_chunk() {
+  if constexpr (requires { B::own_chunk; }) return B::own_chunk;
+  else return false;
+}
+
 /// Launches one chunk of every member of a batch with Method, fixed or adaptive steps; tick(members
 /// done) reports progress within the launch where the backend can.
 template <class B, class Method, class Model, class Section>
 void launch_chunk(const B& b, const engine::ChunkInputs<Model, Section>& in, bool adaptive,
                   const std::function<void(std::size_t)>& tick) {
-  const std::size_t n = in.st.n;
-  if (!adaptive) b.launch(n, engine::ChunkMember<Method, false, Model, Section>{in}, "chunk kernel", tick);
-  else if constexpr (Method::order_hat > 0) b.launch(n, engine::ChunkMember<Method, true, Model, Section>{in}, "chunk kernel", tick);
+  // A backend with its own chunk (the CPU's, on packs) runs it; otherwise one member per body.
+  auto run = [&]<bool A>() {
+    if constexpr (own_chunk<B>()) b.template chunk<Method, A>(in, tick);
+    else b.launch(in.st.n, engine::ChunkMember<Method, A, Model, Section>{in}, "chunk kernel", tick);
+  };
+  if (!adaptive) run.template operator()<false>();
+  else if constexpr (Method::order_hat > 0) run.template operator()<true>();
 }
 
 /// A method's chunk launch: the one part of a run that depends on the method.

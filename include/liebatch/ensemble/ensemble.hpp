@@ -158,6 +158,7 @@ struct RunOptions {
   int samples_per_chunk = 64;///< with samples: output samples gathered per launch
   int threads = 0;           ///< CPU threads (0: all hardware threads)
   std::size_t gpu_batch = 0; ///< GPU: members per batch (0: as many as fit in device memory)
+  bool simd = true;          ///< CPU: members in the lanes of SIMD packs where the model runs on packs (docs/packs.md)
   std::function<void(double done)> progress;  ///< called after each chunk with the fraction of trajectory-time done
 };
 

@@ -72,6 +72,7 @@ template <class P> struct StartMember {
 template <class Model, class Section> struct ChunkInputs {
   using P = typename Model::space::point;
   using T = typename P::scalar;
+  static constexpr int nobs = observable_count<Model>();
   StateView<P> st;
   MemberView<T> t0v, t1v;
   MemberView<StepControl<T>> ctl;
@@ -81,46 +82,48 @@ template <class Model, class Section> struct ChunkInputs {
   SampleView<T> out;
   Section sec;
   HitView<T> hv;
+
+  /// Member i's sample k, (t, y) and its observables under model m, into the chunk's slot.
+  LB_HD void record(std::size_t i, const Model& m, int k, T t, const P& y) const {
+    const std::size_t n = st.n, slot = std::size_t(k - out.first);
+    out.t[slot * n + i] = t;
+    for (int d = 0; d < P::size; ++d) out.y[(slot * P::size + d) * n + i] = y[d];
+    if constexpr (nobs > 0) {
+      const auto o = m.observables(y);
+      for (int q = 0; q < nobs; ++q) out.obs[(slot * nobs + q) * n + i] = o[q];
+    }
+  }
+  /// Member i's crossing (t, y) into its next hit slot (counted as lost past the last slot), or a
+  /// suspect that was not confirmed.
+  LB_HD void hit(std::size_t i, const Model& m, T t, const P& y, bool confirmed) const {
+    if (!confirmed) { ++hv.suspects[i]; return; }
+    ++hv.hits[i];
+    const long j = hv.found[i]++;
+    if (j >= hv.slots) { ++hv.lost[i]; return; }
+    const std::size_t n = st.n;
+    hv.t[std::size_t(j) * n + i] = t;
+    for (int d = 0; d < P::size; ++d) hv.y[(std::size_t(j) * P::size + d) * n + i] = y[d];
+    if constexpr (nobs > 0) {
+      const auto o = m.observables(y);
+      for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
+    }
+  }
 };
 
 /// Member i advanced through one chunk of time: its samples into the chunk's slots, its crossings
-/// into its hit slots (counted as lost past the last slot).
+/// into its hit slots.
 template <class Method, bool adaptive, class Model, class Section> struct ChunkMember {
   using P = typename Model::space::point;
   using T = typename P::scalar;
   ChunkInputs<Model, Section> a;
 
   LB_HD void operator()(std::size_t i) const {
-    constexpr int nobs = observable_count<Model>();
-    const std::size_t n = a.st.n;
-    const SampleView<T>& out = a.out;
-    const HitView<T>& hv = a.hv;
     Trajectory<P> s = a.st.load(i);
     const Model m = a.models[i];
-    const StepControl<T> c = a.ctl[i];
     const T t0 = a.t0v[i], t1 = a.t1v[i];
-    auto record = [&](int k, const Trajectory<P>& x) {
-      const std::size_t slot = std::size_t(k - out.first);
-      out.t[slot * n + i] = x.t;
-      for (int d = 0; d < P::size; ++d) out.y[(slot * P::size + d) * n + i] = x.y[d];
-      if constexpr (nobs > 0) {
-        const auto o = m.observables(x.y);
-        for (int q = 0; q < nobs; ++q) out.obs[(slot * nobs + q) * n + i] = o[q];
-      }
-    };
-    auto on_hit = [&](T t_hit, const P& y_hit, bool confirmed) {
-      if (!confirmed) { ++hv.suspects[i]; return; }
-      ++hv.hits[i];
-      const long j = hv.found[i]++;
-      if (j >= hv.slots) { ++hv.lost[i]; return; }
-      hv.t[std::size_t(j) * n + i] = t_hit;
-      for (int d = 0; d < P::size; ++d) hv.y[(std::size_t(j) * P::size + d) * n + i] = y_hit[d];
-      if constexpr (nobs > 0) {
-        const auto o = m.observables(y_hit);
-        for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
-      }
-    };
-    advance<Method, adaptive>(m, s, t0, t1, c, a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec, on_hit);
+    auto record = [&](int, int k, T t, const P& y) { a.record(i, m, k, t, y); };
+    auto on_hit = [&](int, T t, const P& y, bool confirmed) { a.hit(i, m, t, y, confirmed); };
+    advance<Method, adaptive>(m, s, t0, t1, a.ctl[i], a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec, on_hit);
     a.st.store(i, s);
   }
 };

@@ -9,6 +9,7 @@ namespace lb {
 
 template <class Model> struct Embedded {
   using base_space = typename Model::space;
+  static constexpr bool packs = requires { requires Model::packs; };  ///< as the model
   using scalar = typename base_space::scalar;
   using space = Euclidean<scalar, base_space::dim>;
   using point = typename space::point;

@@ -8,6 +8,7 @@ namespace lb {
 /// Body angular momentum μ ∈ so*(3), principal moments of inertia I₁, I₂, I₃.
 template <class T> struct FreeRigidBody {
   using space = CoadjointSO3<T>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   Vec3<T> inertia;  ///< principal moments of inertia
 

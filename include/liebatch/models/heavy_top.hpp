@@ -11,6 +11,7 @@ namespace lb {
 
 template <class T> struct HeavyTop {
   using space = CoadjointSE3<T>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   Vec3<T> inertia;  ///< principal moments of inertia about the fixed point
   Vec3<T> com;      ///< centre of mass X in the body frame

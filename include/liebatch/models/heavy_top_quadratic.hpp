@@ -13,6 +13,7 @@ namespace lb {
 
 template <class T> struct HeavyTopQuadratic {
   using space = Product<GroupSpace<SO3<T>>, Euclidean<T, 9>>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   HeavyTop<T> top;  ///< inertia (mass, gravity and centre of mass enter through p)
 

@@ -12,6 +12,7 @@ namespace lb {
 
 template <class T> struct HeavyTopSpatial {
   using space = Product<GroupSpace<SO3<T>>, Euclidean<T, 3>>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   HeavyTop<T> top;  ///< the same physical parameters
 

@@ -56,6 +56,7 @@ template <class T> struct ParabolicPath {
 
 template <class T, class Path> struct LoadTransport {
   using S = QuadrotorLoadState<T>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   Path path;           ///< desired load path y_d(t) with 4 derivatives
   T k_y, k_v;          ///< load position and velocity gains (16)
   T k_q, k_w;          ///< link direction and rate gains (23)

@@ -8,6 +8,7 @@ namespace lb {
 
 template <class T> struct Lorenz {
   using space = Euclidean<T, 3>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   T sigma = T(10), rho = T(28), beta = T(8) / T(3);
 

@@ -19,6 +19,7 @@ namespace lb {
 
 template <class T, int N> struct PendulumChain {
   static_assert(N >= 1, "a chain needs at least one link");
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using space = Power<TS2<T>, N>;
   using point = typename space::point;
   using alg = typename space::algebra::vec;

@@ -104,6 +104,7 @@ template <class T> struct ConstantInputs {
 /// QuadrotorInputs<T> and runs inside f, so it is evaluated at every stage.
 template <class T, class Control> struct QuadrotorLoad {
   using S = QuadrotorLoadState<T>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using space = typename S::space;
   using point = typename S::point;
   using alg = typename space::algebra::vec;

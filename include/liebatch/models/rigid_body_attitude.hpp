@@ -10,6 +10,7 @@ namespace lb {
 
 template <class T> struct RigidBodyAttitude {
   using space = Product<GroupSpace<SO3<T>>, CoadjointSO3<T>>;
+  static constexpr bool packs = true;  ///< runs on packs of members (docs/packs.md)
   using point = typename space::point;
   FreeRigidBody<T> body;  ///< inertia
 

@@ -30,7 +30,7 @@ LB_HD Outcome<typename Model::space::point> integrate_fixed(const Model& model, 
   c.max_attempts = max_steps;
   auto s = start(y0, t0, h);
   if (s.status == Status::running && !(h > T(0))) s.status = Status::step_underflow;
-  advance<Method, false>(model, s, t0, t1, c, 0, t1, [](int, const auto&) {});
+  advance<Method, false>(model, s, t0, t1, c, 0, t1, [](int, int, auto, const auto&) {});
   return outcome(s);
 }
 
@@ -44,7 +44,7 @@ LB_HD Outcome<typename Model::space::point> integrate_adaptive(const Model& mode
                                                                const typename Model::space::point& y0,
                                                                const StepControl<typename Model::space::scalar>& c) {
   auto s = start(y0, t0, c.h < c.h_max ? c.h : c.h_max);
-  advance<Method, true>(model, s, t0, t1, c, 0, t1, [](int, const auto&) {});
+  advance<Method, true>(model, s, t0, t1, c, 0, t1, [](int, int, auto, const auto&) {});
   return outcome(s);
 }
 

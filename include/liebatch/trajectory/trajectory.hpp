@@ -10,46 +10,51 @@
 
 #include "../methods/method.hpp"
 #include "../scalar.hpp"
+#include "../vec.hpp"
 #include "section.hpp"
 
 namespace lb {
 
-/// Step-size settings of one trajectory. Defaults are written as ratios so that extended types get
-/// the nearest value of their own precision (the same value as the literal in double).
+/// Step-size settings of one trajectory (of W members, for a pack T). Defaults are written as
+/// ratios so that extended types get the nearest value of their own precision (the same value as
+/// the literal in double).
 template <class T> struct StepControl {
   T h = T(1) / T(100);           ///< fixed step, or the first attempt of an adaptive run
   T atol = T(1) / T(100000000);  ///< adaptive: absolute tolerance (1e-8)
   T rtol = T(1) / T(100000000);  ///< adaptive: relative tolerance (1e-8)
   T h_min = T(1) / T(1000000000000LL);  ///< adaptive: below this, Status::step_underflow (1e-12)
-  T h_max = std::numeric_limits<T>::max();  ///< adaptive: largest step
-  long max_attempts = 1000000;  ///< accepted + rejected attempts before Status::step_cap
+  T h_max = T(std::numeric_limits<lane_t<T>>::max());  ///< adaptive: largest step
+  lanes_t<T, long> max_attempts = 1000000;  ///< accepted + rejected attempts before Status::step_cap
   T safety = T(9) / T(10);  ///< θ in h ← θ (1/e)^{1/(p̂+1)} h
   T grow = T(5);       ///< largest growth factor
   T shrink = T(1) / T(5);   ///< smallest shrink factor
 };
 
-/// Everything about a trajectory that changes while it runs (kept between kernel launches).
+/// Everything about a trajectory that changes while it runs (kept between kernel launches); for a
+/// pack of members, every field per lane.
 template <class P> struct Trajectory {
   using T = typename P::scalar;
-  P y;              ///< current state (the last good one after a failure)
-  T t;              ///< current time
-  T h;              ///< adaptive: next step attempt
-  long j;           ///< fixed: index of the last global grid point t₀ + jh passed
-  long steps;       ///< accepted steps
-  long rejected;    ///< rejected attempts
-  int sample;       ///< index of the next output sample
-  Status status;
+  P y;                           ///< current state (the last good one after a failure)
+  T t;                           ///< current time
+  T h;                           ///< adaptive: next step attempt
+  lanes_t<T, long> j;            ///< fixed: index of the last global grid point t₀ + jh passed
+  lanes_t<T, long> steps;        ///< accepted steps
+  lanes_t<T, long> rejected;     ///< rejected attempts
+  lanes_t<T, int> sample;        ///< index of the next output sample
+  lanes_t<T, Status> status;
 };
 
 /// Output grid: n samples at t₀ + k(t₁ − t₀)/(n − 1), k = 0 … n−1 (t₁ exactly for the last);
-/// n = 0: no grid.
-template <class T> LB_HD T sample_time(T t0, T t1, int k, int n) {
-  return k == n - 1 ? t1 : t0 + (t1 - t0) * (T(k) / T(n - 1));
+/// n = 0: no grid. k per lane for a pack.
+template <class T, class K> LB_HD T sample_time(T t0, T t1, K k, int n) {
+  if constexpr (std::is_arithmetic_v<K>) return k == n - 1 ? t1 : t0 + (t1 - t0) * (T(k) / T(n - 1));
+  else return lb::select(k == n - 1, t1, t0 + (t1 - t0) * (as<T>(k) / T(n - 1)));
 }
 
-template <class P> LB_HD bool all_finite(const P& y) {
-  bool ok = true;
-  for (int i = 0; i < P::size; ++i) ok &= lb::isfinite(y[i]);
+/// Whether every component of y is finite (per lane for a pack).
+template <class P> LB_HD mask_t<typename P::scalar> all_finite(const P& y) {
+  mask_t<typename P::scalar> ok = true;
+  for (int i = 0; i < P::size; ++i) ok = ok && lb::isfinite(y[i]);
   return ok;
 }
 
@@ -60,8 +65,7 @@ LB_HD typename P::scalar error_norm(const P& err, const P& y0, const P& y1, type
   using T = typename P::scalar;
   T s = T(0);
   for (int i = 0; i < P::size; ++i) {
-    const T a = lb::abs(y0[i]), b = lb::abs(y1[i]);
-    const T e = err[i] / (atol + rtol * (a > b ? a : b));
+    const T e = err[i] / (atol + rtol * lb::max(lb::abs(y0[i]), lb::abs(y1[i])));
     s += e * e;
   }
   return lb::sqrt(s / T(P::size));
@@ -70,101 +74,136 @@ LB_HD typename P::scalar error_norm(const P& err, const P& y0, const P& y1, type
 /// A trajectory at t₀ from y₀, its first sample (k = 0, at t₀) already due.
 template <class P> LB_HD Trajectory<P> start(const P& y0, typename P::scalar t0, typename P::scalar h0) {
   Trajectory<P> s{y0, t0, h0, 0, 0, 0, 0, Status::running};
-  if (!all_finite(y0)) s.status = Status::nonfinite;
+  lb::set_where(!all_finite(y0), s.status, Status::nonfinite);
   return s;
 }
 
 /// No-op hit callback.
 struct NoHits {
-  template <class T, class P> LB_HD void operator()(T, const P&, bool) const {}
+  template <class T, class P> LB_HD void operator()(int, T, const P&, bool) const {}
 };
 
-/// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(k, s) whenever
-/// it lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
+/// No per-lane models: a scalar run.
+struct NoLaneModels {};
+
+/// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(l, k, t, y) whenever
+/// lane l lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
 /// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps
 /// use the method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
 /// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
-/// through on_hit without changing the step sequence.
-template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits>
-  requires MethodFor<Method, Model> && SectionFor<Section, Model>
+/// as on_hit(l, t, y, confirmed) without changing the step sequence.
+///
+/// On a pack (T = Pack, [docs/packs.md]) every lane is a member with its own t, h, counts, sample
+/// and status, masked as a warp's divergent threads: a lane that has finished, failed or paused
+/// idles (steps of size 0, its state kept) while the others go on, each lane taking exactly the
+/// decisions the scalar code takes for that member. The callbacks get the lane's scalar values, and
+/// sections are searched lane by lane with `lanes`: lanes(l) is member l's scalar model (unused for
+/// a scalar T). On a scalar every mask is a bool and the code is the scalar stepping.
+template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits,
+          class LaneModels = NoLaneModels>
+  requires MethodFor<Method, Model> && (is_pack_v<typename Model::space::scalar> || SectionFor<Section, Model>)
 LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                    typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
                    typename Model::space::scalar t_pause, Record&& record, const Section& section = {},
-                   OnHit&& on_hit = {}, typename Model::space::scalar hit_tol = default_hit_tol<typename Model::space::scalar>()) {
+                   OnHit&& on_hit = {}, lane_t<typename Model::space::scalar> hit_tol = default_hit_tol<lane_t<typename Model::space::scalar>>(),
+                   const LaneModels& lanes = {}) {
   using T = typename Model::space::scalar;
+  using P = typename Model::space::point;
+  using M = mask_t<T>;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
-  auto crossings = [&](T t_prev, const auto& y_prev, T hh) {
-    if constexpr (sections) find_crossings<Method>(model, section, t_prev, y_prev, hh, s.y, hit_tol, on_hit);
+  constexpr bool packed = is_pack_v<T>;
+  auto at = [](const auto& x, int l) {
+    if constexpr (packed) return lane(x, l); else return x;
   };
-  if (n > 0 && s.sample == 0 && s.status == Status::running) record(s.sample++, s);
-  while (s.status == Status::running && s.t < t_pause) {
-    if (s.steps + s.rejected >= c.max_attempts) { s.status = Status::step_cap; break; }
-    // The next stop: the end of the span, or the next output sample.
-    T stop = t1;
-    bool at_sample = false;
-    if (n > 0 && s.sample < n) {
-      stop = sample_time(t0, t1, s.sample, n);
-      at_sample = true;
+  // Lanes where a step (t_prev, y_prev) → (s.t, s.y) of size hh was accepted: crossings, lane by lane.
+  auto crossings = [&](const M& where, const T& t_prev, const P& y_prev, const T& hh) {
+    if constexpr (sections) {
+      lb::for_lanes(where, [&](int l) {
+        auto hit = [&](auto th, const auto& yh, bool confirmed) { on_hit(l, th, yh, confirmed); };
+        if constexpr (packed) find_crossings<Method>(lanes(l), section, at(t_prev, l), at(y_prev, l), at(hh, l), at(s.y, l), hit_tol, hit);
+        else find_crossings<Method>(model, section, t_prev, y_prev, hh, s.y, hit_tol, hit);
+      });
     }
+  };
+  // Lanes landing on their next sample: recorded, and the sample index moved on.
+  auto record_where = [&](const M& where) {
+    if (lb::none(where)) return;
+    lb::for_lanes(where, [&](int l) { record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
+    lb::add_where(where, s.sample, 1);
+  };
+  if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
+  for (;;) {
+    M live = s.status == Status::running && s.t < t_pause;
+    if (lb::none(live)) break;
+    const M capped = live && s.steps + s.rejected >= c.max_attempts;
+    lb::set_where(capped, s.status, Status::step_cap);
+    live = live && !capped;
+    if (lb::none(live)) break;
+    // The next stop: the end of the span, or the next output sample.
+    const M at_sample = M(n > 0) && s.sample < n;
+    const T stop = n > 0 ? lb::select(at_sample, sample_time(t0, t1, s.sample, n), t1) : t1;
+    M landed;  // lanes whose step ended on their stop if they reached it
     if constexpr (!adaptive) {
-      const T grid = t0 + T(s.j + 1) * c.h;  // no accumulated drift in t
+      const T grid = t0 + as<T>(s.j + 1) * c.h;  // no accumulated drift in t
       // A stop within rounding of the grid point (k·h against t₀ + k(t₁ − t₀)/(n − 1), or t₁ against
       // t₀ + Nh) is that grid point, not a step of a few ulps before or after it.
-      const T scale = lb::abs(grid) > lb::abs(stop) ? lb::abs(grid) : lb::abs(stop);
-      const bool at_grid = lb::abs(grid - stop) <= T(8) * epsilon<T>() * scale;
-      const bool to_grid = grid < stop && !at_grid;
-      const bool on_grid = s.t == t0 + T(s.j) * c.h;
-      const T target = to_grid ? grid : stop;
-      const T hh = to_grid && on_grid ? c.h : target - s.t;
+      const T scale = lb::max(lb::abs(grid), lb::abs(stop));
+      const M at_grid = lb::abs(grid - stop) <= T(8) * epsilon<T>() * scale;
+      const M to_grid = grid < stop && !at_grid;
+      const M on_grid = s.t == t0 + as<T>(s.j) * c.h;
+      const T target = lb::select(to_grid, grid, stop);
+      const T hh = lb::select(live, lb::select(to_grid && on_grid, c.h, target - s.t), T(0));  // idle lanes: h = 0
       const auto r = Method::step(model, s.t, s.y, hh);
-      if (r.singular) { s.status = Status::dexpinv_singular; break; }
-      if (!all_finite(r.y)) { s.status = Status::nonfinite; break; }
-      const auto y_prev = s.y;
+      const M singular = live && r.singular;
+      const M nonfinite = live && !singular && !all_finite(r.y);
+      lb::set_where(singular, s.status, Status::dexpinv_singular);
+      lb::set_where(nonfinite, s.status, Status::nonfinite);
+      landed = live && !singular && !nonfinite;
+      if (lb::none(landed)) continue;
+      const P y_prev = s.y;
       const T t_prev = s.t;
-      s.y = r.y;
-      s.t = target;
-      ++s.steps;
-      crossings(t_prev, y_prev, hh);
-      if (at_grid || !(grid > target)) ++s.j;  // reached (or passed) the next grid point
+      s.y = lb::select(landed, r.y, s.y);
+      s.t = lb::select(landed, target, s.t);
+      lb::add_where(landed, s.steps, 1);
+      crossings(landed, t_prev, y_prev, hh);
+      lb::add_where(landed && (at_grid || !(grid > target)), s.j, 1);  // reached (or passed) the next grid point
     } else {
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
-      const bool shortened = !(s.t + s.h < stop);
-      const T hh = shortened ? stop - s.t : s.h;
+      const M shortened = !(s.t + s.h < stop);
+      const T hh = lb::select(live, lb::select(shortened, stop - s.t, s.h), T(0));
       const auto r = Method::step(model, s.t, s.y, hh);
-      const bool finite = all_finite(r.y) && all_finite(r.err);
-      const T e = finite && !r.singular ? error_norm(r.err, s.y, r.y, c.atol, c.rtol) : T(0);
+      const M finite = all_finite(r.y) && all_finite(r.err);
+      const M good = finite && !r.singular;
+      const T e = lb::select(good, error_norm(r.err, s.y, r.y, c.atol, c.rtol), T(0));
       const T expo = T(-1) / T(Method::order_hat + 1);
-      T factor;
-      bool accepted = finite && !r.singular && !(e > T(1));
-      if (accepted) {
-        const auto y_prev = s.y;
-        const T t_prev = s.t;
-        s.y = r.y;
-        s.t = shortened ? stop : s.t + hh;
-        ++s.steps;
-        crossings(t_prev, y_prev, hh);
-        factor = e > T(0) ? c.safety * lb::pow(e, expo) : c.grow;
-        factor = factor < c.grow ? factor : c.grow;
-      } else {
-        ++s.rejected;
-        factor = finite && !r.singular ? c.safety * lb::pow(e, expo) : c.shrink;
-        factor = factor < T(1) ? factor : T(1);
-      }
-      factor = factor > c.shrink ? factor : c.shrink;
+      const M accepted = live && good && !(e > T(1));
+      const M rejected = live && !accepted;
+      const T pe = c.safety * lb::pow(e, expo);
+      // Accepted: θ e^{−1/(p̂+1)} (grow when e = 0), at most grow; rejected: at most 1 (shrink
+      // when the trial failed); either way at least shrink.
+      const T grown = lb::min(lb::select(e > T(0), pe, c.grow), c.grow);
+      const T cut = lb::min(lb::select(good, pe, c.shrink), T(1));
+      const T factor = lb::max(lb::select(accepted, grown, cut), c.shrink);
       // A step shortened to land on a stop does not cut the step the controller proposed.
-      T h = accepted && shortened ? (hh * factor > s.h ? hh * factor : s.h) : hh * factor;
-      s.h = h < c.h_max ? h : c.h_max;
-      if (!accepted) {
-        if (s.h < c.h_min) s.status = !finite ? Status::nonfinite : r.singular ? Status::dexpinv_singular : Status::step_underflow;
-        continue;
-      }
-      if (!shortened) continue;
+      const T h = lb::select(accepted && shortened, lb::max(hh * factor, s.h), hh * factor);
+      s.h = lb::select(live, lb::min(h, c.h_max), s.h);
+      const P y_prev = s.y;
+      const T t_prev = s.t;
+      s.y = lb::select(accepted, r.y, s.y);
+      s.t = lb::select(accepted, lb::select(shortened, stop, s.t + hh), s.t);
+      lb::add_where(accepted, s.steps, 1);
+      crossings(accepted, t_prev, y_prev, hh);
+      lb::add_where(rejected, s.rejected, 1);
+      const M underflow = rejected && s.h < c.h_min;
+      lb::set_where(underflow, s.status, Status::step_underflow);
+      lb::set_where(underflow && r.singular, s.status, Status::dexpinv_singular);
+      lb::set_where(underflow && !finite, s.status, Status::nonfinite);
+      landed = accepted && shortened;
     }
     // Landed on the stop when it was reached.
-    if (s.t == stop) {
-      if (at_sample) record(s.sample++, s);
-      if (s.t == t1) s.status = Status::ok;
-    }
+    const M at_stop = landed && s.t == stop;
+    record_where(at_stop && at_sample);
+    lb::set_where(at_stop && s.t == t1, s.status, Status::ok);
   }
 }
 

@@ -1,0 +1,169 @@
+// The CPU engine on packs (members_packed.hpp, the lane-masked advance) against the same engine
+// one member at a time (RunOptions::simd = false), over every model × method of the engine cases,
+// fixed and adaptive, float and double, with samples and 1 % poisoned members; and the packed
+// engine's own independence of threads, batches and chunks (bitwise), sections included.
+//
+// The bound: a lane computes the scalar operations of its member, except sin and cos, which are
+// the vector polynomials (within 2 ulps, test_pack.cpp). Fixed steps: each of N steps perturbs
+// the state by a few ulps per stage from those, so |y_packed − y_scalar| ≤ 8 · stages · N · ε ·
+// max(1, |y|); models without sin or cos in their steps (Lorenz) are bitwise. Adaptive steps: the
+// same step sequence unless a borderline step is accepted on one side only; statuses equal, results
+// within 10 · tol.
+#include <gtest/gtest.h>
+
+#include <liebatch/models/lorenz.hpp>
+
+#include "ensemble_cases.hpp"
+#include "ensemble_checks.hpp"
+#include "host_backend.hpp"
+
+namespace {
+
+using lbtest::difference;
+
+/// The CPU backend on packs with one thread and the test's memory: B of the structural checks.
+struct PackedHost : lbtest::HostBackend {
+  PackedHost() { simd = true; }
+  explicit PackedHost(const lb::RunOptions&) : PackedHost() {}
+};
+
+/// Problem P's case ensemble in scalar T, 1 % of its members poisoned, run on packs and one member
+/// at a time.
+template <class Method, class P, class T> lbtest::Comparison packed_vs_scalar(bool adaptive) {
+  auto e = lbtest::case_ensemble<P, T>(adaptive);
+  const std::size_t dim = e.y0.size() / e.size;
+  for (std::size_t i = 7; i < e.size; i += 100) e.y0[(dim - 1) * e.size + i] = std::numeric_limits<T>::quiet_NaN();
+  lb::RunOptions o;
+  o.adaptive = adaptive;
+  o.samples_per_chunk = 2;
+  o.simd = false;
+  const auto ref = lb::run_cpu<Method>(e, o);
+  o.simd = true;
+  const auto packed = lb::run_cpu<Method>(e, o);
+  lbtest::Comparison r;
+  const double eps = std::numeric_limits<T>::epsilon();
+  long max_steps = 0;
+  for (long s : ref.steps) max_steps = std::max(max_steps, s);
+  r.bound = adaptive ? 10 * double(e.control[0].rtol) : 8.0 * Method::stages * double(max_steps) * eps;
+  auto upd = [&](double a, double b) {
+    if (a == b || (std::isnan(a) && std::isnan(b))) return;
+    const double d = std::abs(a - b) / std::max(1.0, std::abs(a));
+    r.max_diff = std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(r.max_diff, d);
+  };
+  for (std::size_t k = 0; k < ref.y.size(); ++k) upd(ref.y[k], packed.y[k]);
+  for (std::size_t k = 0; k < ref.sample_y.size(); ++k) upd(ref.sample_y[k], packed.sample_y[k]);
+  for (std::size_t k = 0; k < ref.sample_obs.size(); ++k) upd(ref.sample_obs[k], packed.sample_obs[k]);
+  for (std::size_t k = 0; k < ref.sample_t.size(); ++k) upd(ref.sample_t[k], packed.sample_t[k]);
+  for (std::size_t i = 0; i < ref.status.size(); ++i) {
+    r.mismatched_status += ref.status[i] != packed.status[i];
+    r.mismatched_steps += ref.steps[i] != packed.steps[i] || ref.rejected[i] != packed.rejected[i];
+  }
+  r.first_difference = difference(ref, packed);
+  return r;
+}
+
+struct Case {
+  std::string name;
+  std::function<lbtest::Comparison()> run;
+};
+
+#define LB_PACKED_CASES(m, w, ...)                                                                                  \
+  v.push_back({std::string(P::name) + " / " #m, [] { return packed_vs_scalar<lb::methods::m, P, T>(false); }}); \
+  if constexpr (lb::methods::m::order_hat > 0)                                                                     \
+    v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return packed_vs_scalar<lb::methods::m, P, T>(true); }});
+template <class P, class T> void add_cases(std::vector<Case>& v) { LB_METHODS(LB_PACKED_CASES) }
+#undef LB_PACKED_CASES
+
+template <class T> void every_case_within_bound() {
+  std::vector<Case> cases;
+  add_cases<lbtest::RigidBodyProblem, T>(cases);
+  add_cases<lbtest::HeavyTopProblem, T>(cases);
+  add_cases<lbtest::DoublePendulumProblem, T>(cases);
+  add_cases<lbtest::QuadrotorLoadProblem, T>(cases);
+  ASSERT_EQ(cases.size(), 4 * lbtest::cases_per_problem);
+  long differing = 0, steps_differ = 0;
+  double worst = 0;
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = c.run();
+    EXPECT_LE(r.max_diff, r.bound) << c.name;
+    EXPECT_EQ(r.mismatched_status, 0) << c.name;
+    differing += !r.first_difference.empty();
+    steps_differ += r.mismatched_steps;
+    worst = std::max(worst, r.bound > 0 ? r.max_diff / r.bound : 0.0);
+  }
+  std::printf("[ INFO ] %zu cases: %ld not bitwise, %ld members with other step counts, worst %.3g of the bound\n",
+              cases.size(), differing, steps_differ, worst);
+}
+
+TEST(EnsemblePacked, EqualsTheScalarEngineWithinTheBoundDouble) { every_case_within_bound<double>(); }
+TEST(EnsemblePacked, EqualsTheScalarEngineWithinTheBoundFloat) { every_case_within_bound<float>(); }
+
+// A model whose steps use no sin or cos: packed and scalar are the same operations, bitwise, with
+// per-member models (ρ swept: the models gather into the lanes of one packed model).
+TEST(EnsemblePacked, LorenzSweepIsBitwiseTheScalarEngine) {
+  lb::Ensemble<lb::Lorenz<double>> e;
+  e.size = 1003;  // a ragged last pack
+  e.model.v.resize(e.size);
+  e.y0.resize(3 * e.size);
+  for (std::size_t i = 0; i < e.size; ++i) {
+    e.model.v[i] = {10.0, 21.0 * double(i) / double(e.size), 8.0 / 3.0};
+    for (int d = 0; d < 3; ++d) e.y0[d * e.size + i] = 1.0 + 0.001 * double(d);
+  }
+  e.t1.v = {1.0};
+  e.samples = 4;
+  lb::StepControl<double> c;
+  c.h = 1e-3;
+  e.control.v = {c};
+  lb::RunOptions o;
+  o.simd = false;
+  const auto ref = lb::run_cpu<lb::methods::rkmk4>(e, o);
+  o.simd = true;
+  EXPECT_EQ(difference(ref, lb::run_cpu<lb::methods::rkmk4>(e, o)), "");
+  o.adaptive = true;
+  o.simd = false;
+  const auto ref_a = lb::run_cpu<lb::methods::rkmk54>(e, o);
+  o.simd = true;
+  EXPECT_EQ(difference(ref_a, lb::run_cpu<lb::methods::rkmk54>(e, o)), "");
+}
+
+/// Problem P's poisoned case ensemble on packs: run_cpu on every thread in one batch, on three
+/// threads with one-sample chunks, and on one thread in batches of 37 (members share packs
+/// differently in each). "" when the three are bitwise equal, else the first field that is not.
+template <class Method, class P> std::string packed_independence(bool adaptive) {
+  auto e = lbtest::case_ensemble<P>(adaptive);
+  const std::size_t dim = e.y0.size() / e.size;
+  for (std::size_t i = 7; i < e.size; i += 100) e.y0[(dim - 1) * e.size + i] = std::numeric_limits<double>::quiet_NaN();
+  lb::RunOptions o;
+  o.adaptive = adaptive;
+  const auto whole = lb::run_cpu<Method>(e, o);
+  o.threads = 3;
+  o.samples_per_chunk = 1;
+  const std::string threads = difference(whole, lb::run_cpu<Method>(e, o));
+  o.gpu_batch = 37;
+  const std::string batches = difference(whole, lb::run_batched<PackedHost, Method>(e, o));
+  return threads.empty() && batches.empty() ? "" : "threads: " + threads + ", batches: " + batches;
+}
+
+#define LB_INDEPENDENCE_CASES(m, w, ...)                                                                    \
+  v.push_back({std::string(P::name) + " / " #m, [] { return packed_independence<lb::methods::m, P>(false); }}); \
+  if constexpr (lb::methods::m::order_hat > 0)                                                             \
+    v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return packed_independence<lb::methods::m, P>(true); }});
+template <class P> void add_independence(std::vector<std::pair<std::string, std::function<std::string()>>>& v) {
+  LB_METHODS(LB_INDEPENDENCE_CASES)
+}
+#undef LB_INDEPENDENCE_CASES
+
+TEST(EnsemblePacked, IndependentOfThreadsBatchesAndChunksBitwise) {
+  std::vector<std::pair<std::string, std::function<std::string()>>> cases;
+  add_independence<lbtest::RigidBodyProblem>(cases);
+  add_independence<lbtest::HeavyTopProblem>(cases);
+  add_independence<lbtest::DoublePendulumProblem>(cases);
+  add_independence<lbtest::QuadrotorLoadProblem>(cases);
+  ASSERT_EQ(cases.size(), 4 * lbtest::cases_per_problem);
+  for (const auto& [name, run] : cases) EXPECT_EQ(run(), "") << name;
+  EXPECT_EQ(lbtest::structure_check<PackedHost>(), "");
+}
+
+TEST(EnsemblePacked, SectionCrossingsMatchTheScalarEngine) { EXPECT_EQ(lbtest::sections_check<PackedHost>(), ""); }
+
+}  // namespace
