@@ -131,12 +131,18 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
     lb::for_lanes(where, [&](int l) { record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
     lb::add_where(where, s.sample, 1);
   };
+  // Statuses change only where a lane ends: written behind a test, so that on a pack the next
+  // iteration's mask of live lanes does not wait for this step's results (the common case is a
+  // branch the core predicts, as on a scalar).
+  auto status_where = [&](const M& where, Status v) {
+    if (lb::any(where)) lb::set_where(where, s.status, v);
+  };
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
   for (;;) {
     M live = s.status == Status::running && s.t < t_pause;
     if (lb::none(live)) break;
     const M capped = live && s.steps + s.rejected >= c.max_attempts;
-    lb::set_where(capped, s.status, Status::step_cap);
+    status_where(capped, Status::step_cap);
     live = live && !capped;
     if (lb::none(live)) break;
     // The next stop: the end of the span, or the next output sample.
@@ -156,17 +162,29 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
       const auto r = Method::step(model, s.t, s.y, hh);
       const M singular = live && r.singular;
       const M nonfinite = live && !singular && !all_finite(r.y);
-      lb::set_where(singular, s.status, Status::dexpinv_singular);
-      lb::set_where(nonfinite, s.status, Status::nonfinite);
+      status_where(singular, Status::dexpinv_singular);
+      status_where(nonfinite, Status::nonfinite);
       landed = live && !singular && !nonfinite;
       if (lb::none(landed)) continue;
       const P y_prev = s.y;
       const T t_prev = s.t;
-      s.y = lb::select(landed, r.y, s.y);
-      s.t = lb::select(landed, target, s.t);
-      lb::add_where(landed, s.steps, 1);
+      // Every lane stepped (a scalar that got here; a pack in lockstep): no masking, so t, j and
+      // the counts do not depend on the step's results.
+      const bool every = lb::all(landed);
+      const M moved = at_grid || !(grid > target);  // reached (or passed) the next grid point
+      if (every) {
+        s.y = r.y;
+        s.t = target;
+        s.steps = s.steps + 1;
+        lb::add_where(moved, s.j, 1);
+        landed = live;
+      } else {
+        s.y = lb::select(landed, r.y, s.y);
+        s.t = lb::select(landed, target, s.t);
+        lb::add_where(landed, s.steps, 1);
+        lb::add_where(landed && moved, s.j, 1);
+      }
       crossings(landed, t_prev, y_prev, hh);
-      lb::add_where(landed && (at_grid || !(grid > target)), s.j, 1);  // reached (or passed) the next grid point
     } else {
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
       const M shortened = !(s.t + s.h < stop);
@@ -189,21 +207,30 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
       s.h = lb::select(live, lb::min(h, c.h_max), s.h);
       const P y_prev = s.y;
       const T t_prev = s.t;
-      s.y = lb::select(accepted, r.y, s.y);
-      s.t = lb::select(accepted, lb::select(shortened, stop, s.t + hh), s.t);
-      lb::add_where(accepted, s.steps, 1);
+      const T t_next = lb::select(shortened, stop, s.t + hh);
+      if (lb::all(accepted)) {  // as for fixed steps: no masking where every lane was accepted
+        s.y = r.y;
+        s.t = t_next;
+        s.steps = s.steps + 1;
+      } else {
+        s.y = lb::select(accepted, r.y, s.y);
+        s.t = lb::select(accepted, t_next, s.t);
+        lb::add_where(accepted, s.steps, 1);
+      }
       crossings(accepted, t_prev, y_prev, hh);
-      lb::add_where(rejected, s.rejected, 1);
-      const M underflow = rejected && s.h < c.h_min;
-      lb::set_where(underflow, s.status, Status::step_underflow);
-      lb::set_where(underflow && r.singular, s.status, Status::dexpinv_singular);
-      lb::set_where(underflow && !finite, s.status, Status::nonfinite);
+      if (lb::any(rejected)) {
+        lb::add_where(rejected, s.rejected, 1);
+        const M underflow = rejected && s.h < c.h_min;
+        status_where(underflow, Status::step_underflow);
+        status_where(underflow && r.singular, Status::dexpinv_singular);
+        status_where(underflow && !finite, Status::nonfinite);
+      }
       landed = accepted && shortened;
     }
     // Landed on the stop when it was reached.
     const M at_stop = landed && s.t == stop;
     record_where(at_stop && at_sample);
-    lb::set_where(at_stop && s.t == t1, s.status, Status::ok);
+    status_where(at_stop && s.t == t1, Status::ok);
   }
 }
 
