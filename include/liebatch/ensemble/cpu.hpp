@@ -69,7 +69,7 @@ struct CpuBackend {
     const std::size_t n = in.st.n;
 #ifndef __CUDACC__
     if constexpr (engine::PackModel<Model>) {
-      if (simd && (!in.models.per || engine::model_gathers<Model>())) {
+      if (engine::runs_on_packs<Model>(simd, in.models.per)) {
         using Body = engine::PackedChunkMember<Method, adaptive, Model, Section>;
         launch(Body::packs(n), Body{in}, "chunk kernel", [&](std::size_t packs) { tick(std::min(n, packs * Body::W)); });
         return;
@@ -121,10 +121,10 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
                                                     const Section& section = {}) {
   auto out = run_batched<CpuBackend, Method>(e, opt, section);
 #ifndef __CUDACC__
-  using T = typename Ensemble<Model>::T;
   if constexpr (engine::PackModel<Model>) {
-    if (opt.simd && (e.model.shared() || engine::model_gathers<Model>())) {
-      out.device += ", packs of " + std::to_string(Pack<T>::size) + " members (" + xsimd::default_arch::name() + ")";
+    if (engine::runs_on_packs<Model>(opt.simd, !e.model.shared())) {
+      out.device += ", packs of " + std::to_string(Pack<typename Ensemble<Model>::T>::size) + " members (" +
+                    xsimd::default_arch::name() + ")";
       return out;
     }
   }

@@ -43,6 +43,13 @@ template <class M> constexpr bool model_gathers() {
          sizeof(TM) == 2 * sizeof(M) && sizeof(PM) == std::size_t(Pack<T>::size) * sizeof(M);
 }
 
+/// Whether a run of model M goes on packs: asked for (`simd`), M runs on packs, and its models are
+/// shared or gather into one packed model.
+template <class M> constexpr bool runs_on_packs(bool simd, bool per_member_models) {
+  if constexpr (PackModel<M>) return simd && (!per_member_models || model_gathers<M>());
+  else return false;
+}
+
 /// Members i0 … i0 + count − 1 of a per-member input in the lanes of one value (lanes past count
 /// repeat member i0): a shared value cast to the pack, per-member models transposed.
 template <class M> auto gather_model(const MemberView<M>& v, std::size_t i0, int count) {
