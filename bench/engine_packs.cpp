@@ -106,9 +106,9 @@ template <class T> void fixed_rows(std::size_t n, int steps) {
   std::printf("| (one core's FMA peak, %s) | | | | | | | %.1f | | |\n", sizeof(T) == 8 ? "double" : "float", peak / 1e9);
 }
 
-/// Lane occupancy of the packed run: the members' attempts over the attempts their packs ran
-/// (W times the most of any member in the pack, consecutive members sharing a pack).
-template <class T> double occupancy(const lb::EnsembleOutput<T>& o, int W) {
+/// Lane occupancy packs of consecutive members would have without refilling: the members' attempts
+/// over W times the most of any member in the pack, summed over packs.
+template <class T> double occupancy_unrefilled(const lb::EnsembleOutput<T>& o, int W) {
   double used = 0, ran = 0;
   for (std::size_t p = 0; p < o.steps.size(); p += std::size_t(W)) {
     long most = 0;
@@ -135,8 +135,8 @@ template <class Model> void adaptive_row(const char* name, const lb::Ensemble<Mo
   for (long s : b.steps) { lo = std::min(lo, s); hi = std::max(hi, s); }
   long same = 0;
   for (std::size_t i = 0; i < a.steps.size(); ++i) same += a.steps[i] == b.steps[i] && a.status[i] == b.status[i];
-  std::printf("| %s | %s | %ld … %ld | %.3e | %.3e | %.2f | %.0f %% | %ld of %zu |\n", name, sizeof(T) == 8 ? "double" : "float", lo,
-              hi, double(e.size) / ts, double(e.size) / tp, ts / tp, 100 * occupancy(b, lb::Pack<T>::size), same, e.size);
+  std::printf("| %s | %s | %ld … %ld | %.3e | %.3e | %.2f | %.0f %% | %.0f %% | %ld of %zu |\n", name, sizeof(T) == 8 ? "double" : "float", lo,
+              hi, double(e.size) / ts, double(e.size) / tp, ts / tp, 100 * b.lane_occupancy, 100 * occupancy_unrefilled(b, lb::Pack<T>::size), same, e.size);
 }
 
 template <class T> void adaptive_rows(std::size_t n) {
@@ -178,8 +178,8 @@ int main(int argc, char** argv) {
   fixed_rows<float>(n, steps);
   std::printf("\nAdaptive RKMK(5,4) (tol 1e-8 double, 1e-5 float), %zu members, one thread:\n\n", n);
   std::printf("| ensemble | precision | steps per member | one at a time (members/s) | packs (members/s) | packs / one at a time | "
-              "lane occupancy | members with the same steps and status |\n");
-  std::printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+              "lane occupancy (lanes refilled) | packs of consecutive members, not refilled | members with the same steps and status |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
   adaptive_rows<double>(n);
   adaptive_rows<float>(n);
   return 0;

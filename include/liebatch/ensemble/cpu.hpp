@@ -3,7 +3,9 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <system_error>
@@ -35,6 +37,8 @@ inline int cpu_threads(int requested) {
 struct CpuBackend {
   int threads = 1;   ///< threads per launch
   bool simd = false;  ///< chunks on packs of members where the model allows
+  /// Runs on packs: the members' attempts and the lane slots their packs ran (lane_occupancy()).
+  std::shared_ptr<engine::LaneCounts> lanes = std::make_shared<engine::LaneCounts>();
   static constexpr bool own_chunk = true;  ///< chunk() below, not the engine's one-member launch
 
   CpuBackend() = default;
@@ -60,7 +64,7 @@ struct CpuBackend {
       const Body& g = *static_cast<const Body*>(f);
       for (std::size_t i = b; i < e; ++i) g(i);
     };
-    blocks(n, range, &body, tick);
+    blocks(n, 64, range, &body, tick);
   }
   /// One chunk of every member with Method: W members per pack where the model runs on packs (and
   /// per-member models gather into one), otherwise one member at a time.
@@ -71,18 +75,22 @@ struct CpuBackend {
     if constexpr (engine::PackModel<Model>) {
       if (engine::runs_on_packs<Model>(simd, in.models.per)) {
         using Body = engine::PackedChunkMember<Method, adaptive, Model, Section>;
-        launch(Body::packs(n), Body{in}, "chunk kernel", [&](std::size_t packs) { tick(std::min(n, packs * Body::W)); });
+        const Body body{in, lanes.get()};
+        auto range = [](const void* f, std::size_t b, std::size_t e) {
+          for (std::size_t p = b; p < e; ++p) (*static_cast<const Body*>(f))(p);
+        };
+        // Streams of 16·W members (members_packed.hpp), claimed 4 at a time: 64 packs' worth.
+        blocks(Body::streams(n), 4, range, &body, [&](std::size_t s) { tick(std::min(n, s * Body::stream)); });
         return;
       }
     }
 #endif
     launch(n, engine::ChunkMember<Method, adaptive, Model, Section>{in}, "chunk kernel", tick);
   }
-  /// The threads of launch(), for any body: range(body, b, e) runs members b … e−1 (one
-  /// instantiation of the pool, and a call per block rather than per member).
-  void blocks(std::size_t n, void (*range)(const void*, std::size_t, std::size_t), const void* body,
+  /// The threads of launch(), for any body: range(body, b, e) runs items b … e−1, claimed `block`
+  /// at a time (one instantiation of the pool, and a call per block rather than per item).
+  void blocks(std::size_t n, std::size_t block, void (*range)(const void*, std::size_t, std::size_t), const void* body,
               const std::function<void(std::size_t)>& tick) const {
-    const std::size_t block = 64;
     std::atomic<std::size_t> next{0}, done{0};
     auto worker = [&](bool caller) {
       for (std::size_t b; (b = next.fetch_add(block)) < n;) {
@@ -108,6 +116,12 @@ struct CpuBackend {
     const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     return pages > 0 && size > 0 ? std::size_t(pages) * std::size_t(size) : std::size_t(1) << 30;
   }
+  /// Of the lane slots that runs on packs stepped so far, the fraction that stepped a member (0
+  /// when nothing ran on packs).
+  double lane_occupancy() const {
+    const long slots = lanes->slots;
+    return slots > 0 ? double(lanes->used) / double(slots) : 0.0;
+  }
   std::string name() const { return "cpu, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads"); }
 };
 static_assert(Backend<CpuBackend>);
@@ -124,7 +138,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
   if constexpr (engine::PackModel<Model>) {
     if (engine::runs_on_packs<Model>(opt.simd, !e.model.shared())) {
       out.device += ", packs of " + std::to_string(Pack<typename Ensemble<Model>::T>::size) + " members (" +
-                    xsimd::default_arch::name() + ")";
+                    xsimd::default_arch::name() + "), " + std::to_string(int(std::lround(100 * out.lane_occupancy))) +
+                    " % of lanes busy";
       return out;
     }
   }

@@ -187,6 +187,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     }
   }
   out.sort_hits();
+  if constexpr (requires { b.lane_occupancy(); }) out.lane_occupancy = b.lane_occupancy();
   return out;
 }
 }  // namespace detail

@@ -94,6 +94,7 @@ template <class T> struct EnsembleOutput {
   std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]
   std::string device;                ///< where it ran, e.g. "cpu, 2 threads"
   double integrate_seconds = 0;      ///< wall time of the integration alone: no setup, transfers or output
+  double lane_occupancy = 0;         ///< CPU packs: the members' attempts over the lane slots their packs ran (0: not on packs)
 
   // Section crossings (runs with a section), as records ordered by member, then by time.
   std::vector<std::size_t> hit_member;  ///< member of each record

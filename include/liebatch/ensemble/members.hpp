@@ -2,6 +2,7 @@
 // views of structure-of-arrays buffers and the per-member bodies. Plain LB_HD code with no CUDA
 // headers, so that both backends run these bodies, and nothing else, per member.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -108,6 +109,12 @@ template <class Model, class Section> struct ChunkInputs {
       for (int q = 0; q < nobs; ++q) hv.obs[(std::size_t(j) * nobs + q) * n + i] = o[q];
     }
   }
+};
+
+/// A run's lane occupancy on packs (CPU, members_packed.hpp): the attempts (accepted and rejected
+/// steps) its members took, and W × the attempts their packs took.
+struct LaneCounts {
+  std::atomic<long> used{0}, slots{0};
 };
 
 /// Member i advanced through one chunk of time: its samples into the chunk's slots, its crossings

@@ -50,18 +50,46 @@ template <class M> constexpr bool runs_on_packs(bool simd, bool per_member_model
   else return false;
 }
 
-/// Members i0 … i0 + count − 1 of a per-member input in the lanes of one value (lanes past count
-/// repeat member i0): a shared value cast to the pack, per-member models transposed.
-template <class M> auto gather_model(const MemberView<M>& v, std::size_t i0, int count) {
+/// Pack<T>'s lanes from W scalars, and back.
+template <class T> Pack<T> to_pack(const T (&x)[Pack<T>::size]) { return Pack<T>::load(x); }
+template <class I, class T> lanes_t<Pack<T>, I> to_lanes(const I (&x)[Pack<T>::size]) { return lanes_t<Pack<T>, I>::load(x); }
+
+/// W members' step controls in the lanes of one.
+template <class T> StepControl<Pack<T>> pack_control(const StepControl<T> (&c)[Pack<T>::size]) {
+  using C = StepControl<T>;
+  constexpr int W = Pack<T>::size;
+  auto field = [&](T C::*f) {
+    alignas(64) T a[W];
+    for (int l = 0; l < W; ++l) a[l] = c[l].*f;
+    return Pack<T>::load(a);
+  };
+  StepControl<Pack<T>> r;
+  r.h = field(&C::h);
+  r.atol = field(&C::atol);
+  r.rtol = field(&C::rtol);
+  r.h_min = field(&C::h_min);
+  r.h_max = field(&C::h_max);
+  // A float pack's counts are 32-bit: larger caps are 2³¹ − 1 attempts (never reached in float).
+  long caps[W];
+  for (int l = 0; l < W; ++l)
+    caps[l] = std::min<long>(c[l].max_attempts, std::numeric_limits<typename decltype(r.max_attempts)::J>::max());
+  r.max_attempts = lanes_t<Pack<T>, long>::load(caps);
+  r.safety = field(&C::safety);
+  r.grow = field(&C::grow);
+  r.shrink = field(&C::shrink);
+  return r;
+}
+
+/// W members' models in the lanes of one, field by field (model_gathers<M>()).
+template <class M> auto pack_model(const M (&m)[Pack<typename M::space::scalar>::size]) {
   using T = typename M::space::scalar;
-  using PM = decltype(v.shared.template cast<Pack<T>>());
-  if (!v.per) return v.shared.template cast<Pack<T>>();
+  using PM = decltype(m[0].template cast<Pack<T>>());
   static_assert(model_gathers<M>(), "per-member models on packs need a model made of scalars alone");
   constexpr int W = Pack<T>::size, F = int(sizeof(M) / sizeof(T));
   alignas(64) T lanes[F][W];
   for (int l = 0; l < W; ++l) {
     T fields[F];
-    std::memcpy(fields, &v.per[i0 + std::size_t(l < count ? l : 0)], sizeof(M));
+    std::memcpy(fields, &m[l], sizeof(M));
     for (int f = 0; f < F; ++f) lanes[f][l] = fields[f];
   }
   PM r;
@@ -69,91 +97,109 @@ template <class M> auto gather_model(const MemberView<M>& v, std::size_t i0, int
   return r;
 }
 
-/// Members' scalar values v[i0 + l] in the lanes of a pack (lanes past count repeat lane 0).
-template <class T, class F> Pack<T> gather(std::size_t i0, int count, F&& value) {
-  alignas(64) T a[Pack<T>::size];
-  for (int l = 0; l < Pack<T>::size; ++l) a[l] = value(i0 + std::size_t(l < count ? l : 0));
-  return Pack<T>::load(a);
-}
-/// The same for an integer quantity; lanes past count hold `tail`, or repeat lane 0.
-template <class I, class T, class F>
-lanes_t<Pack<T>, I> gather_lanes(std::size_t i0, int count, F&& value, const I* tail = nullptr) {
-  I a[Pack<T>::size];
-  for (int l = 0; l < Pack<T>::size; ++l) a[l] = l < count || !tail ? value(i0 + std::size_t(l < count ? l : 0)) : *tail;
-  return lanes_t<Pack<T>, I>::load(a);
-}
-
-/// Step controls of the members of a pack.
-template <class T> StepControl<Pack<T>> gather_control(const MemberView<StepControl<T>>& v, std::size_t i0, int count) {
-  using C = StepControl<T>;
-  auto field = [&](T C::*f) { return gather<T>(i0, count, [&](std::size_t i) { return v[i].*f; }); };
-  StepControl<Pack<T>> c;
-  c.h = field(&C::h);
-  c.atol = field(&C::atol);
-  c.rtol = field(&C::rtol);
-  c.h_min = field(&C::h_min);
-  c.h_max = field(&C::h_max);
-  // A float pack's counts are 32-bit: larger caps are 2³¹ − 1 attempts (never reached in float).
-  c.max_attempts = gather_lanes<long, T>(i0, count, [&](std::size_t i) {
-    return std::min<long>(v[i].max_attempts, std::numeric_limits<typename decltype(c.max_attempts)::J>::max());
-  });
-  c.safety = field(&C::safety);
-  c.grow = field(&C::grow);
-  c.shrink = field(&C::shrink);
-  return c;
-}
-
-/// Members W·p … W·p + W − 1 advanced through one chunk of time in the lanes of a pack: the scalar
-/// ChunkMember's work for each of them, the samples and crossings written per lane.
+/// Members of a stream (up to `stream` consecutive members of a batch) advanced through one chunk of
+/// time in the W lanes of a pack, the scalar ChunkMember's work for each of them, samples and
+/// crossings written per lane. A lane whose member is done with the chunk (finished, failed or
+/// paused) takes the stream's next member, so that the pack's lanes stay busy when members take very
+/// different numbers of steps (adaptive ensembles; docs/packs.md); once the stream is used up,
+/// lanes without a member idle. Each lane computes what the scalar body computes for its member,
+/// whichever lane and whichever companions it has, so results do not depend on the stream, threads
+/// or chunks.
 template <class Method, bool adaptive, class Model, class Section> struct PackedChunkMember {
   using P = typename Model::space::point;
   using T = typename P::scalar;
   using PT = Pack<T>;
   static constexpr int W = PT::size;
+  static constexpr std::size_t stream = std::size_t(16 * W);  ///< members per call
+  static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   ChunkInputs<Model, Section> a;
+  LaneCounts* counts;
 
-  /// Packs covering n members.
-  static std::size_t packs(std::size_t n) { return (n + W - 1) / W; }
+  /// Streams covering n members.
+  static std::size_t streams(std::size_t n) { return (n + stream - 1) / stream; }
 
   void operator()(std::size_t p) const {
     const StateView<P>& st = a.st;
-    const std::size_t i0 = p * W;
-    const int count = int(std::min<std::size_t>(W, st.n - i0));
-    const auto m = gather_model(a.models, i0, count);
-    Trajectory<typename decltype(m)::space::point> s;
-    for (int d = 0; d < P::size; ++d) s.y[d] = gather<T>(i0, count, [&](std::size_t i) { return st.y[d * st.n + i]; });
-    s.t = gather<T>(i0, count, [&](std::size_t i) { return st.t[i]; });
-    s.h = gather<T>(i0, count, [&](std::size_t i) { return st.h[i]; });
-    s.j = gather_lanes<long, T>(i0, count, [&](std::size_t i) { return st.j[i]; });
-    s.steps = gather_lanes<long, T>(i0, count, [&](std::size_t i) { return st.steps[i]; });
-    s.rejected = gather_lanes<long, T>(i0, count, [&](std::size_t i) { return st.rejected[i]; });
-    s.sample = gather_lanes<int, T>(i0, count, [&](std::size_t i) { return st.sample[i]; });
-    const Status idle = Status::ok;  // empty lanes idle
-    s.status = gather_lanes<Status, T>(i0, count, [&](std::size_t i) { return Status(st.status[i]); }, &idle);
-    const PT t0 = gather<T>(i0, count, [&](std::size_t i) { return a.t0v[i]; });
-    const PT t1 = gather<T>(i0, count, [&](std::size_t i) { return a.t1v[i]; });
-    auto model = [&](int l) { return a.models[i0 + std::size_t(l)]; };
-    auto record = [&](int l, int k, T t, const P& y) { a.record(i0 + std::size_t(l), model(l), k, t, y); };
-    auto on_hit = [&](int l, T t, const P& y, bool confirmed) { a.hit(i0 + std::size_t(l), model(l), t, y, confirmed); };
-    advance<Method, adaptive>(m, s, t0, t1, gather_control(a.ctl, i0, count), a.plan.samples, a.plan.pause(a.chunk, t0, t1),
-                              record, a.sec, on_hit, default_hit_tol<T>(), model);
-    alignas(64) T y[P::size][W], t[W], h[W];
-    for (int d = 0; d < P::size; ++d) s.y[d].store(y[d]);
-    s.t.store(t);
-    s.h.store(h);
-    const auto j = s.j.array(), steps = s.steps.array(), rejected = s.rejected.array(), sample = s.sample.array();
-    const auto status = s.status.array();
-    for (int l = 0; l < count; ++l) {
-      const std::size_t i = i0 + std::size_t(l);
-      for (int d = 0; d < P::size; ++d) st.y[d * st.n + i] = y[d][l];
-      st.t[i] = t[l];
-      st.h[i] = h[l];
-      st.j[i] = j[l];
-      st.steps[i] = steps[l];
-      st.rejected[i] = rejected[l];
-      st.sample[i] = sample[l];
-      st.status[i] = std::uint8_t(status[l]);
+    const std::size_t end = std::min(st.n, (p + 1) * stream);
+    std::size_t next = p * stream, member[W];
+    Trajectory<P> s[W];
+    alignas(64) T t0[W]{}, t1[W]{};
+    StepControl<T> c[W];
+    Model m[W];
+    long before[W];
+    long used = 0, slots = 0;
+    // Lane l takes the stream's next member, or idles (status ok) on a copy of what it holds.
+    auto take = [&](int l) {
+      if (next == end) {
+        member[l] = none;
+        s[l].status = Status::ok;
+        return;
+      }
+      const std::size_t i = member[l] = next++;
+      s[l] = st.load(i);
+      t0[l] = a.t0v[i];
+      t1[l] = a.t1v[i];
+      c[l] = a.ctl[i];
+      m[l] = a.models[i];
+      before[l] = s[l].steps + s[l].rejected;
+    };
+    take(0);
+    for (int l = 1; l < W; ++l) {
+      s[l] = s[0], t0[l] = t0[0], t1[l] = t1[0], c[l] = c[0], m[l] = m[0];
+      take(l);
     }
+    const auto shared = a.models.shared.template cast<PT>();
+    auto record = [&](int l, int k, T t, const P& y) { a.record(member[l], m[l], k, t, y); };
+    auto on_hit = [&](int l, T t, const P& y, bool confirmed) { a.hit(member[l], m[l], t, y, confirmed); };
+    auto model = [&](int l) { return m[l]; };
+    for (;;) {
+      Trajectory<typename decltype(shared)::space::point> q;
+      alignas(64) T x[W];
+      for (int d = 0; d < P::size; ++d) {
+        for (int l = 0; l < W; ++l) x[l] = s[l].y[d];
+        q.y[d] = PT::load(x);
+      }
+      alignas(64) T h[W];
+      long j[W], steps[W], rejected[W];
+      int sample[W];
+      Status status[W];
+      for (int l = 0; l < W; ++l) {
+        x[l] = s[l].t, h[l] = s[l].h, j[l] = s[l].j, steps[l] = s[l].steps, rejected[l] = s[l].rejected;
+        sample[l] = s[l].sample, status[l] = s[l].status;
+      }
+      q.t = to_pack(x);
+      q.h = to_pack(h);
+      q.j = to_lanes<long, T>(j);
+      q.steps = to_lanes<long, T>(steps);
+      q.rejected = to_lanes<long, T>(rejected);
+      q.sample = to_lanes<int, T>(sample);
+      q.status = to_lanes<Status, T>(status);
+      const PT p0 = to_pack(t0), p1 = to_pack(t1);
+      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, p0, p1, pack_control(c),
+                                                   a.plan.samples, a.plan.pause(a.chunk, p0, p1), record, a.sec, on_hit,
+                                                   default_hit_tol<T>(), model, next < end);
+      slots += W * taken;
+      for (int l = 0; l < W; ++l) s[l].y = lane(q.y, l);
+      const auto qj = q.j.array(), qs = q.steps.array(), qr = q.rejected.array(), qk = q.sample.array();
+      const auto qst = q.status.array();
+      int busy = 0;
+      for (int l = 0; l < W; ++l) {
+        s[l].t = lane(q.t, l), s[l].h = lane(q.h, l), s[l].j = qj[l], s[l].steps = qs[l], s[l].rejected = qr[l];
+        s[l].sample = qk[l], s[l].status = qst[l];
+        if (member[l] == none) continue;
+        if (s[l].status == Status::running && s[l].t < a.plan.pause(a.chunk, t0[l], t1[l])) {
+          ++busy;
+          continue;
+        }
+        st.store(member[l], s[l]);
+        used += s[l].steps + s[l].rejected - before[l];
+        take(l);
+        busy += member[l] != none;
+      }
+      if (busy == 0) break;
+    }
+    counts->used += used;
+    counts->slots += slots;
   }
 };
 

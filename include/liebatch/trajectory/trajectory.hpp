@@ -98,15 +98,18 @@ struct NoLaneModels {};
 /// idles (steps of size 0, its state kept) while the others go on, each lane taking exactly the
 /// decisions the scalar code takes for that member. The callbacks get the lane's scalar values, and
 /// sections are searched lane by lane with `lanes`: lanes(l) is member l's scalar model (unused for
-/// a scalar T). On a scalar every mask is a bool and the code is the scalar stepping.
+/// a scalar T). With `until_any` it returns as soon as some lane is done (finished, failed or
+/// paused), so that the caller can give that lane another member. On a scalar every mask is a bool
+/// and the code is the scalar stepping. Returns the number of steps it took (on a pack, one per
+/// iteration whatever its lanes did).
 template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits,
           class LaneModels = NoLaneModels>
   requires MethodFor<Method, Model> && (is_pack_v<typename Model::space::scalar> || SectionFor<Section, Model>)
-LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
+LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                    typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
                    typename Model::space::scalar t_pause, Record&& record, const Section& section = {},
                    OnHit&& on_hit = {}, lane_t<typename Model::space::scalar> hit_tol = default_hit_tol<lane_t<typename Model::space::scalar>>(),
-                   const LaneModels& lanes = {}) {
+                   const LaneModels& lanes = {}, bool until_any = false) {
   using T = typename Model::space::scalar;
   using P = typename Model::space::point;
   using M = mask_t<T>;
@@ -138,13 +141,14 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
     if (lb::any(where)) lb::set_where(where, s.status, v);
   };
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
-  for (;;) {
+  long attempts = 0;
+  for (;; ++attempts) {
     M live = s.status == Status::running && s.t < t_pause;
-    if (lb::none(live)) break;
+    if (lb::none(live) || (until_any && !lb::all(live))) break;
     const M capped = live && s.steps + s.rejected >= c.max_attempts;
     status_where(capped, Status::step_cap);
     live = live && !capped;
-    if (lb::none(live)) break;
+    if (lb::none(live) || (until_any && !lb::all(live))) break;
     // The next stop: the end of the span, or the next output sample.
     const M at_sample = M(n > 0) && s.sample < n;
     const T stop = n > 0 ? lb::select(at_sample, sample_time(t0, t1, s.sample, n), t1) : t1;
@@ -232,6 +236,7 @@ LB_HD void advance(const Model& model, Trajectory<typename Model::space::point>&
     record_where(at_stop && at_sample);
     status_where(at_stop && s.t == t1, Status::ok);
   }
+  return attempts;
 }
 
 }  // namespace lb
