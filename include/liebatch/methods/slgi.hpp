@@ -10,6 +10,8 @@
 // are symplectic and preserve the momentum map of a symmetry of H (docs/symplectic.md). The step
 // solves (16) by Newton (newton.hpp) with the Jacobian from dual numbers through this same code.
 #pragma once
+#include "../models/heavy_top_quadratic.hpp"
+#include "../models/heavy_top_spatial.hpp"
 #include "../so3.hpp"
 #include "newton.hpp"
 #include "step.hpp"
@@ -118,6 +120,36 @@ LB_HD SlgiResult<Gr, T> slgi_step(const Model& model, const typename Gr::templat
   r.mu = mu1;
   r.status = Status::ok;
   return r;
+}
+
+/// One SLGIKK step: the new state (Q, π, p, q) of HeavyTopQuadratic, z, iterations and status.
+template <class T> struct SlgiKKResult {
+  typename HeavyTopQuadratic<T>::point y;
+  Vec6<T> z;
+  int iterations;
+  Status status;
+};
+
+/// SLGIKK ([CCLMO22 §3.4.3, eqs (25)–(32)]): SLGI θ on T*S, S = SO(3) × ℝ³, for the Kaluza–Klein
+/// form of the heavy top. dexp and Ad* of S are block diagonal with identities on ℝ³, and f =
+/// (ω, p − Qᵀe₃; π × ω + Qp × e₃, 0), so n̄_p = 0 (p stays as it is), (Q, π) take the SLGI θ step of
+/// the spatial top with M g X = −p, and q₁ = q₀ + h(p − Q_θᵀe₃), Q_θ = exp(θξ)Q₀, a passive update that
+/// feeds nothing back (the same map on (Q, π) as slgi_step: the notes' misprint A-6).
+template <class T>
+LB_HD SlgiKKResult<T> slgikk_step(const HeavyTopQuadratic<T>& model, const typename HeavyTopQuadratic<T>::point& y,
+                                  T h, T theta, const Vec6<T>& z_guess) {
+  using M = HeavyTopQuadratic<T>;
+  const Mat3<T> Q0 = M::Q(y);
+  const Vec3<T> p = M::p(y);
+  const HeavyTopSpatial<T> block{HeavyTop<T>{model.top.inertia, -p, T(1), T(1)}};  // M g X = −p
+  const SlgiResult<CotangentSO3, T> r = slgi_step(block, Q0, M::pi(y), h, theta, z_guess);
+  SlgiKKResult<T> out{y, r.z, r.iterations, r.status};
+  if (r.status != Status::ok) return out;
+  const Mat3<T> Qth = CotangentSO3::exp(theta * r.z.template seg<0, 3>()) * Q0;
+  out.y.set_seg(0, r.g.flat());
+  out.y.set_seg(9, r.mu);
+  out.y.set_seg(15, y.template seg<15, 3>() + h * (p - Qth.row(2)));  // Q_θᵀe₃ is Q_θ's third row
+  return out;
 }
 
 }  // namespace lb
