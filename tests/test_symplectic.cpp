@@ -410,7 +410,7 @@ TEST(SLGI, MutantWithoutCoadjointIsNotSymplectic) {
 // ---------------------------------------------------------------------------------------------
 // Momentum, adjointness, the free body.
 
-// θ = ½ drifts linearly by 1.3e-15 per step (0.08 ulp of |π| ≈ 100): a rounding bias of the double
+// θ = ½ drifts linearly by 1.2e-15 per step (0.08 ulp of |π| ≈ 100): a rounding bias of the double
 // residual on this nearly steady Lagrange top (with the root solved in long double it is a 1.8e-12
 // random walk), not of the method; θ = 0, 1 random-walk to 1.5e-12. Hence 2e-11 for θ = ½ over 10⁴
 // steps, where the notes ask 1e-11 (docs/symplectic.md §5).

@@ -13,6 +13,7 @@
 #include "../models/heavy_top_quadratic.hpp"
 #include "../models/heavy_top_spatial.hpp"
 #include "../so3.hpp"
+#include "../sphere.hpp"
 #include "newton.hpp"
 #include "step.hpp"
 
@@ -35,8 +36,11 @@ struct CotangentSO3 {
   }
   /// Ad*_E v = Eᵀ v: Ad_E ξ = E ξ, and the pairing is the dot product.
   template <class S> LB_HD static Vec3<S> coAd(const Mat3<S>& E, const Vec3<S>& v) { return E.transpose() * v; }
-  /// Ad*_{E⁻¹} v = E v.
-  template <class S> LB_HD static Vec3<S> coAd_inv(const Mat3<S>& E, const Vec3<S>& v) { return E * v; }
+  /// Ad*_{exp(x)⁻¹} v = exp(x) v by Rodrigues as an increment, v + s x×v + c x×(x×v): a rotation
+  /// matrix rounded to storage and applied to the large spatial momentum every step biases it by the
+  /// same O(ε|v|) each step (the linear drift of SO3::exp_mul's comment); the increment's rounding
+  /// follows v's digits instead.
+  template <class S> LB_HD static Vec3<S> exp_act(const Vec3<S>& x, const Vec3<S>& v) { return S2<S>::exp_act(x, v); }
   /// dexp*_{−x} v = (dexp_{−x})ᵀ v = dexp_x v: hat(x) is skew, so (dexp_{−x})ᵀ = dexp_x as matrices.
   template <class S> LB_HD static Vec3<S> dexp_star_neg(const Vec3<S>& x, const Vec3<S>& v) {
     return so3<S>::dexp(x, v);
@@ -60,7 +64,7 @@ template <int n> struct CotangentRn {
   template <class S> LB_HD static Vec<S, n> mul(const Vec<S, n>& E, const Vec<S, n>& g) { return E + g; }
   template <class S> LB_HD static Vec<S, n> exp_mul(const Vec<S, n>& x, const Vec<S, n>& g) { return x + g; }
   template <class S> LB_HD static Vec<S, n> coAd(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
-  template <class S> LB_HD static Vec<S, n> coAd_inv(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
+  template <class S> LB_HD static Vec<S, n> exp_act(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
   template <class S> LB_HD static Vec<S, n> dexp_star_neg(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
   template <class T> LB_HD static bool injective(const Vec<T, n>&) { return true; }
   template <class U, class S> LB_HD static Vec<U, n> lift(const Vec<S, n>& g) { return lb::cast<U>(g); }
@@ -112,7 +116,7 @@ LB_HD SlgiResult<Gr, T> slgi_step(const Model& model, const typename Gr::templat
   if (!o.converged || !Gr::injective(xi)) return r;
   // (17): g₁ = exp(ξ) g₀, μ₁ = Ad*_{exp((θ−1)ξ)} n̄ + Ad*_{exp(ξ)⁻¹} μ₀.
   const auto g1 = Gr::exp_mul(xi, g0);
-  const Vec<T, d> mu1 = Gr::coAd(Gr::exp((theta - T(1)) * xi), n) + Gr::coAd_inv(Gr::exp(xi), mu0);
+  const Vec<T, d> mu1 = Gr::coAd(Gr::exp((theta - T(1)) * xi), n) + Gr::exp_act(xi, mu0);
   bool finite = true;
   LB_UNROLL for (int i = 0; i < d; ++i) finite = finite && lb::isfinite(mu1[i]);
   if (!finite) return r;
