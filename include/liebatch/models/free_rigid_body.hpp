@@ -16,6 +16,15 @@ template <class T> struct FreeRigidBody {
   LB_HD Vec3<T> f(T /*t*/, const point& mu) const {
     return vec3(-mu[0] / inertia[0], -mu[1] / inertia[1], -mu[2] / inertia[2]);
   }
+  /// The body with attitude Q on T*SO(3) in the spatial momentum μ = QΠ, for the symplectic methods
+  /// (methods/slgi.hpp): f(Q, μ) = (∂H/∂μ, −right-trivialised ∂H/∂Q) = (ω, μ × ω), ω = Q𝕀⁻¹Qᵀμ,
+  /// H = ½ μ·Q𝕀⁻¹Qᵀμ ([CCLMO22 §3.2, eq. (14)]; the R-derivative of H at fixed μ is ω × μ). Any
+  /// scalar S, so Dual numbers give its exact Jacobian.
+  template <class S> LB_HD Vec6<S> cotangent_f(const Mat3<S>& Q, const Vec3<S>& mu) const {
+    const Vec3<S> P = Q.transpose() * mu;
+    const Vec3<S> w = Q * vec3(P[0] / S(inertia[0]), P[1] / S(inertia[1]), P[2] / S(inertia[2]));
+    return concat(w, cross(mu, w));
+  }
   /// Kinetic energy ½ μ·𝕀⁻¹μ.
   LB_HD T energy(const point& mu) const {
     return T(0.5) * (mu[0] * mu[0] / inertia[0] + mu[1] * mu[1] / inertia[1] + mu[2] * mu[2] / inertia[2]);

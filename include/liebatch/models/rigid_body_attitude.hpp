@@ -22,6 +22,10 @@ template <class T> struct RigidBodyAttitude {
     const Vec3<T> W = -body.f(t, Pi(y));  // Ω = 𝕀⁻¹Π
     return concat(Q(y) * W, -W);
   }
+  /// f on T*SO(3) in the spatial momentum μ = QΠ (methods/slgi.hpp): FreeRigidBody::cotangent_f.
+  template <class S> LB_HD Vec6<S> cotangent_f(const Mat3<S>& Q, const Vec3<S>& mu) const {
+    return body.cotangent_f(Q, mu);
+  }
   /// The spatial angular momentum QΠ (conserved).
   LB_HD Vec3<T> spatial_momentum(const point& y) const { return Q(y) * Pi(y); }
   /// Recorded at output samples: (energy, |Π|).

@@ -1,0 +1,159 @@
+// The symplectic Lie group integrators (SLGI) of [CCLMO22 §3.2, eqs (15)–(17)] ([Cok24] (2.3.6)–
+// (2.3.8), whose print is the readable one), a θ-family on T*G ≅ G × 𝔤* by right trivialisation
+// (μ = R_g* p_g, the spatial momentum). Given (g₀, μ₀) and h, solve for (ξ, n̄) ∈ 𝔤 × 𝔤*
+//   M_θ    = dexp*_{−ξ}(μ₀ + Ad*_{exp(θξ)} n̄) − θ dexp*_{−θξ} Ad*_{exp(θξ)} n̄       (15)
+//   (ξ, n̄) = h f(exp(θξ) g₀, M_θ)                                                   (16)
+// and step to
+//   g₁ = exp(ξ) g₀,   μ₁ = Ad*_{exp((θ−1)ξ)} n̄ + Ad*_{exp(−ξ)} μ₀                    (17)
+// with f(g, μ) = (∂H/∂μ, −R_g*∂H/∂g) ([CCLMO22 eq. (14)]) given by the model as cotangent_f(g, μ).
+// θ = ½ is symmetric and of order 2, θ = 0 and θ = 1 are each other's adjoint and of order 1; all
+// are symplectic and preserve the momentum map of a symmetry of H (docs/symplectic.md). The step
+// solves (16) by Newton (newton.hpp) with the Jacobian from dual numbers through this same code.
+#pragma once
+#include "../models/heavy_top_quadratic.hpp"
+#include "../models/heavy_top_spatial.hpp"
+#include "../so3.hpp"
+#include "../sphere.hpp"
+#include "newton.hpp"
+#include "step.hpp"
+
+namespace lb {
+
+/// SO(3) for SLGI, acting on T*SO(3) ≅ SO(3) × so*(3) (pairing: the dot product). Points are
+/// rotation matrices; every function takes any scalar S, Dual numbers included.
+struct CotangentSO3 {
+  static constexpr int dim = 3;
+  template <class S> using point = Mat3<S>;
+  template <class S> using element = Mat3<S>;
+
+  /// exp(x), the group element.
+  template <class S> LB_HD static Mat3<S> exp(const Vec3<S>& x) { return SO3<S>::exp(x).R; }
+  /// E g.
+  template <class S> LB_HD static Mat3<S> mul(const Mat3<S>& E, const Mat3<S>& g) { return E * g; }
+  /// exp(x) g for the new point: SO3::exp_mul, whose rounding does not drift with the step count.
+  template <class S> LB_HD static Mat3<S> exp_mul(const Vec3<S>& x, const Mat3<S>& g) {
+    return SO3<S>::exp_mul(x, SO3<S>{g}).R;
+  }
+  /// Ad*_E v = Eᵀ v: Ad_E ξ = E ξ, and the pairing is the dot product.
+  template <class S> LB_HD static Vec3<S> coAd(const Mat3<S>& E, const Vec3<S>& v) { return E.transpose() * v; }
+  /// Ad*_{exp(x)⁻¹} v = exp(x) v by Rodrigues as an increment, v + s x×v + c x×(x×v): a rotation
+  /// matrix rounded to storage and applied to the large spatial momentum every step biases it by the
+  /// same O(ε|v|) each step (the linear drift of SO3::exp_mul's comment); the increment's rounding
+  /// follows v's digits instead.
+  template <class S> LB_HD static Vec3<S> exp_act(const Vec3<S>& x, const Vec3<S>& v) { return S2<S>::exp_act(x, v); }
+  /// dexp*_{−x} v = (dexp_{−x})ᵀ v = dexp_x v: hat(x) is skew, so (dexp_{−x})ᵀ = dexp_x as matrices.
+  template <class S> LB_HD static Vec3<S> dexp_star_neg(const Vec3<S>& x, const Vec3<S>& v) {
+    return so3<S>::dexp(x, v);
+  }
+  /// Whether exp is injective at x: |x| < π (beyond it the step's rotation is not the one solved for).
+  template <class T> LB_HD static bool injective(const Vec3<T>& x) { return norm2(x) < lb::pi<T>() * lb::pi<T>(); }
+  /// g in the scalar U.
+  template <class U, class S> LB_HD static Mat3<U> lift(const Mat3<S>& g) {
+    return Mat3<U>::from_flat(lb::cast<U>(g.flat()));
+  }
+};
+
+/// The abelian group (ℝⁿ, +): exp = id, Ad = id, dexp = id. On it SLGI is a classical method (θ = ½
+/// the implicit midpoint rule, θ = 0 and 1 the symplectic Euler pair), the sharp check of (15)–(17).
+template <int n> struct CotangentRn {
+  static constexpr int dim = n;
+  template <class S> using point = Vec<S, n>;
+  template <class S> using element = Vec<S, n>;
+
+  template <class S> LB_HD static Vec<S, n> exp(const Vec<S, n>& x) { return x; }
+  template <class S> LB_HD static Vec<S, n> mul(const Vec<S, n>& E, const Vec<S, n>& g) { return E + g; }
+  template <class S> LB_HD static Vec<S, n> exp_mul(const Vec<S, n>& x, const Vec<S, n>& g) { return x + g; }
+  template <class S> LB_HD static Vec<S, n> coAd(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
+  template <class S> LB_HD static Vec<S, n> exp_act(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
+  template <class S> LB_HD static Vec<S, n> dexp_star_neg(const Vec<S, n>&, const Vec<S, n>& v) { return v; }
+  template <class T> LB_HD static bool injective(const Vec<T, n>&) { return true; }
+  template <class U, class S> LB_HD static Vec<U, n> lift(const Vec<S, n>& g) { return lb::cast<U>(g); }
+};
+
+/// The residual r(z) = z − h f(exp(θξ) g₀, M_θ) of (16), z = (ξ, n̄), in any scalar S (T, or
+/// Dual<T, 2·dim> for the Jacobian). Costs one exp, two dexp* and one model evaluation.
+template <class Gr, class Model, class T, class S>
+LB_HD Vec<S, 2 * Gr::dim> slgi_residual(const Model& model, const typename Gr::template point<T>& g0,
+                                        const Vec<T, Gr::dim>& mu0, T h, T theta, const Vec<S, 2 * Gr::dim>& z) {
+  constexpr int d = Gr::dim;
+  const Vec<S, d> xi = z.template seg<0, d>(), n = z.template seg<d, d>();
+  const S th(theta);
+  const auto E = Gr::exp(th * xi);            // exp(θξ)
+  const Vec<S, d> En = Gr::coAd(E, n);        // Ad*_{exp(θξ)} n̄
+  // (15): M_θ = dexp*_{−ξ}(μ₀ + Ad*_{exp(θξ)} n̄) − θ dexp*_{−θξ} Ad*_{exp(θξ)} n̄.
+  const Vec<S, d> M = Gr::dexp_star_neg(xi, lb::cast<S>(mu0) + En) - th * Gr::dexp_star_neg(th * xi, En);
+  return z - S(h) * model.cotangent_f(Gr::mul(E, Gr::template lift<S>(g0)), M);  // (16)
+}
+
+/// The explicit-Euler guess z = h f(g₀, μ₀) for a first step (later steps start from the previous z).
+template <class Gr = CotangentSO3, class Model, class T>
+LB_HD Vec<T, 2 * Gr::dim> slgi_guess(const Model& model, const typename Gr::template point<T>& g0,
+                                     const Vec<T, Gr::dim>& mu0, T h) {
+  return h * model.cotangent_f(g0, mu0);
+}
+
+/// One SLGI step: the new point and momentum, the solved z = (ξ, n̄) (the next step's warm start),
+/// the Newton iterations it took, and Status::ok or Status::nonlinear_solve_failed.
+template <class Gr, class T> struct SlgiResult {
+  typename Gr::template point<T> g;
+  Vec<T, Gr::dim> mu;
+  Vec<T, 2 * Gr::dim> z;
+  int iterations;
+  Status status;
+};
+
+/// One step of SLGI θ from (g₀, μ₀) with step h, Newton started at z_guess. A solve that does not
+/// converge, gives a non-finite value or a ξ outside the injectivity domain of exp returns the start
+/// state with Status::nonlinear_solve_failed: never an unconverged state.
+template <class Gr = CotangentSO3, class Model, class T>
+LB_HD SlgiResult<Gr, T> slgi_step(const Model& model, const typename Gr::template point<T>& g0,
+                                  const Vec<T, Gr::dim>& mu0, T h, T theta, const Vec<T, 2 * Gr::dim>& z_guess) {
+  constexpr int d = Gr::dim;
+  const NewtonOutcome<T, 2 * d> o = newton<2 * d>(
+      [&](const auto& z) { return slgi_residual<Gr>(model, g0, mu0, h, theta, z); }, z_guess);
+  const Vec<T, d> xi = o.z.template seg<0, d>(), n = o.z.template seg<d, d>();
+  SlgiResult<Gr, T> r{g0, mu0, o.z, o.iterations, Status::nonlinear_solve_failed};
+  if (!o.converged || !Gr::injective(xi)) return r;
+  // (17): g₁ = exp(ξ) g₀, μ₁ = Ad*_{exp((θ−1)ξ)} n̄ + Ad*_{exp(ξ)⁻¹} μ₀.
+  const auto g1 = Gr::exp_mul(xi, g0);
+  const Vec<T, d> mu1 = Gr::coAd(Gr::exp((theta - T(1)) * xi), n) + Gr::exp_act(xi, mu0);
+  bool finite = true;
+  LB_UNROLL for (int i = 0; i < d; ++i) finite = finite && lb::isfinite(mu1[i]);
+  if (!finite) return r;
+  r.g = g1;
+  r.mu = mu1;
+  r.status = Status::ok;
+  return r;
+}
+
+/// One SLGIKK step: the new state (Q, π, p, q) of HeavyTopQuadratic, z, iterations and status.
+template <class T> struct SlgiKKResult {
+  typename HeavyTopQuadratic<T>::point y;
+  Vec6<T> z;
+  int iterations;
+  Status status;
+};
+
+/// SLGIKK ([CCLMO22 §3.4.3, eqs (25)–(32)]): SLGI θ on T*S, S = SO(3) × ℝ³, for the Kaluza–Klein
+/// form of the heavy top. dexp and Ad* of S are block diagonal with identities on ℝ³, and f =
+/// (ω, p − Qᵀe₃; π × ω + Qp × e₃, 0), so n̄_p = 0 (p stays as it is), (Q, π) take the SLGI θ step of
+/// the spatial top with M g X = −p, and q₁ = q₀ + h(p − Q_θᵀe₃), Q_θ = exp(θξ)Q₀, a passive update that
+/// feeds nothing back (the same map on (Q, π) as slgi_step: the notes' misprint A-6).
+template <class T>
+LB_HD SlgiKKResult<T> slgikk_step(const HeavyTopQuadratic<T>& model, const typename HeavyTopQuadratic<T>::point& y,
+                                  T h, T theta, const Vec6<T>& z_guess) {
+  using M = HeavyTopQuadratic<T>;
+  const Mat3<T> Q0 = M::Q(y);
+  const Vec3<T> p = M::p(y);
+  const HeavyTopSpatial<T> block{HeavyTop<T>{model.top.inertia, -p, T(1), T(1)}};  // M g X = −p
+  const SlgiResult<CotangentSO3, T> r = slgi_step(block, Q0, M::pi(y), h, theta, z_guess);
+  SlgiKKResult<T> out{y, r.z, r.iterations, r.status};
+  if (r.status != Status::ok) return out;
+  const Mat3<T> Qth = CotangentSO3::exp(theta * r.z.template seg<0, 3>()) * Q0;
+  out.y.set_seg(0, r.g.flat());
+  out.y.set_seg(9, r.mu);
+  out.y.set_seg(15, y.template seg<15, 3>() + h * (p - Qth.row(2)));  // Q_θᵀe₃ is Q_θ's third row
+  return out;
+}
+
+}  // namespace lb
