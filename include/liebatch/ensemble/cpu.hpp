@@ -72,7 +72,7 @@ struct CpuBackend {
   void chunk(const engine::ChunkInputs<Model, Section>& in, const std::function<void(std::size_t)>& tick) const {
     const std::size_t n = in.st.n;
 #ifndef __CUDACC__
-    if constexpr (engine::PackModel<Model>) {
+    if constexpr (engine::PackModel<Model> && method_packs<Method>()) {
       if (engine::runs_on_packs<Model>(simd, in.models.per)) {
         using Body = engine::PackedChunkMember<Method, adaptive, Model, Section>;
         const Body body{in, lanes.get()};
@@ -135,7 +135,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
                                                     const Section& section = {}) {
   auto out = run_batched<CpuBackend, Method>(e, opt, section);
 #ifndef __CUDACC__
-  if constexpr (engine::PackModel<Model>) {
+  if constexpr (engine::PackModel<Model> && method_packs<Method>()) {
     if (engine::runs_on_packs<Model>(opt.simd, !e.model.shared())) {
       out.device += ", packs of " + std::to_string(Pack<typename Ensemble<Model>::T>::size) + " members (" +
                     xsimd::default_arch::name() + "), " + std::to_string(int(std::lround(100 * out.lane_occupancy))) +

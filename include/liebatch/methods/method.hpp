@@ -18,4 +18,12 @@ concept MethodFor = Model<Mod> && requires(const Mod& m, typename Mod::space::sc
   { M::step(m, t, y, t) } -> std::same_as<StepResult<typename Mod::space::point>>;
 };
 
+/// Whether the CPU engine may run method M on packs of members (pack.hpp): its step branches only
+/// through lb::select/any/all. Explicit methods do; a method says otherwise with
+/// `static constexpr bool packs = false;` (the implicit methods, whose Newton solves branch per member).
+template <class M> constexpr bool method_packs() {
+  if constexpr (requires { M::packs; }) return M::packs;
+  else return true;
+}
+
 }  // namespace lb

@@ -10,6 +10,8 @@
 // are symplectic and preserve the momentum map of a symmetry of H (docs/symplectic.md). The step
 // solves (16) by Newton (newton.hpp) with the Jacobian from dual numbers through this same code.
 #pragma once
+#include <concepts>
+
 #include "../models/heavy_top_quadratic.hpp"
 #include "../models/heavy_top_spatial.hpp"
 #include "../so3.hpp"
@@ -134,6 +136,11 @@ template <class T> struct SlgiKKResult {
   Status status;
 };
 
+/// The spatial top whose SLGI step is SLGIKK's on (Q, π): the Kaluza–Klein top's with M g X = −p.
+template <class T> LB_HD HeavyTopSpatial<T> kk_block(const HeavyTopQuadratic<T>& model, const Vec3<T>& p) {
+  return {HeavyTop<T>{model.top.inertia, -p, T(1), T(1)}};
+}
+
 /// SLGIKK ([CCLMO22 §3.4.3, eqs (25)–(32)]): SLGI θ on T*S, S = SO(3) × ℝ³, for the Kaluza–Klein
 /// form of the heavy top. dexp and Ad* of S are block diagonal with identities on ℝ³, and f =
 /// (ω, p − Qᵀe₃; π × ω + Qp × e₃, 0), so n̄_p = 0 (p stays as it is), (Q, π) take the SLGI θ step of
@@ -145,8 +152,7 @@ LB_HD SlgiKKResult<T> slgikk_step(const HeavyTopQuadratic<T>& model, const typen
   using M = HeavyTopQuadratic<T>;
   const Mat3<T> Q0 = M::Q(y);
   const Vec3<T> p = M::p(y);
-  const HeavyTopSpatial<T> block{HeavyTop<T>{model.top.inertia, -p, T(1), T(1)}};  // M g X = −p
-  const SlgiResult<CotangentSO3, T> r = slgi_step(block, Q0, M::pi(y), h, theta, z_guess);
+  const SlgiResult<CotangentSO3, T> r = slgi_step(kk_block(model, p), Q0, M::pi(y), h, theta, z_guess);
   SlgiKKResult<T> out{y, r.z, r.iterations, r.status};
   if (r.status != Status::ok) return out;
   const Mat3<T> Qth = CotangentSO3::exp(theta * r.z.template seg<0, 3>()) * Q0;
@@ -155,5 +161,54 @@ LB_HD SlgiKKResult<T> slgikk_step(const HeavyTopQuadratic<T>& model, const typen
   out.y.set_seg(15, y.template seg<15, 3>() + h * (p - Qth.row(2)));  // Q_θᵀe₃ is Q_θ's third row
   return out;
 }
+
+/// A model on T*SO(3) that SLGI steps: f(Q, μ) = (∂H/∂μ, −right-trivialised ∂H/∂g) as
+/// cotangent_f, and its state as (Q, μ) with μ the spatial momentum (Q(y), mu(y), from_cotangent).
+template <class M>
+concept CotangentModel = requires(const M& m, const typename M::space::point& y, const Mat3<typename M::space::scalar>& Q,
+                                  const Vec3<typename M::space::scalar>& mu) {
+  { m.cotangent_f(Q, mu) } -> std::same_as<Vec6<typename M::space::scalar>>;
+  { M::Q(y) } -> std::same_as<Mat3<typename M::space::scalar>>;
+  { M::mu(y) } -> std::same_as<Vec3<typename M::space::scalar>>;
+  { M::from_cotangent(Q, mu) } -> std::same_as<typename M::space::point>;
+};
+
+/// SLGI θ = num/den as a method of the engine and the drivers ([CCLMO22 §3.2]): fixed steps of a
+/// CotangentModel, or SLGIKK on HeavyTopQuadratic. The engine keeps nothing between steps but the
+/// point, so each solve starts from the explicit-Euler guess (slgi_guess); a failed solve returns
+/// yₙ with StepResult::failed (Status::nonlinear_solve_failed for the member). No embedded pair.
+/// Not on packs (method_packs): Newton's pivoting and exit branch per member.
+template <int num, int den> struct SLGI {
+  static constexpr int order = 2 * num == den ? 2 : 1;  ///< θ = ½ is symmetric
+  static constexpr int order_hat = 0;
+  static constexpr int stages = 1;
+  static constexpr bool packs = false;
+
+  template <CotangentModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
+                                                             const typename Model::space::point& y,
+                                                             typename Model::space::scalar h) {
+    using T = typename Model::space::scalar;
+    const Mat3<T> Q0 = Model::Q(y);
+    const Vec3<T> mu0 = Model::mu(y);
+    const auto r = slgi_step(model, Q0, mu0, h, T(num) / T(den), slgi_guess(model, Q0, mu0, h));
+    const bool ok = r.status == Status::ok;
+    return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok};
+  }
+  template <class T>
+  LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T,
+                                                                     const typename HeavyTopQuadratic<T>::point& y, T h) {
+    using M = HeavyTopQuadratic<T>;
+    const Vec6<T> guess = slgi_guess(kk_block(model, M::p(y)), M::Q(y), M::pi(y), h);
+    const auto r = slgikk_step(model, y, h, T(num) / T(den), guess);
+    return {r.y, M::point::zero(), false, r.status != Status::ok};
+  }
+};
+
+namespace methods {
+using slgi0 = SLGI<0, 1>;      ///< SLGI θ = 0 (order 1)
+using slgi_half = SLGI<1, 2>;  ///< SLGI θ = ½ (order 2, symmetric)
+using slgi1 = SLGI<1, 1>;      ///< SLGI θ = 1 (order 1, θ = 0's adjoint)
+}  // namespace methods
 
 }  // namespace lb

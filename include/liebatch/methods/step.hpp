@@ -42,11 +42,13 @@ constexpr const char* status_name(std::uint8_t code) {
 }
 
 /// Result of one step from yₙ: the new point, an error estimate in embedding coordinates (zero
-/// for methods without an embedded pair), and whether dexp⁻¹ was evaluated in its singular range.
+/// for methods without an embedded pair), whether dexp⁻¹ was evaluated in its singular range, and
+/// whether an implicit method's solve failed (y is then yₙ; explicit methods leave it false).
 template <class P> struct StepResult {
   P y;
   P err;
-  mask_t<typename P::scalar> singular;  ///< per lane for a pack of members
+  mask_t<typename P::scalar> singular;      ///< per lane for a pack of members
+  mask_t<typename P::scalar> failed = false;  ///< Status::nonlinear_solve_failed
 };
 
 }  // namespace lb

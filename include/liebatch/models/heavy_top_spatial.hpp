@@ -19,6 +19,10 @@ template <class T> struct HeavyTopSpatial {
 
   LB_HD static Mat3<T> Q(const point& y) { return Mat3<T>::from_flat(y.template seg<0, 9>()); }
   LB_HD static Vec3<T> pi(const point& y) { return y.template seg<9, 3>(); }
+  /// The state as a point of T*SO(3) for the symplectic methods (methods/slgi.hpp): Q and the spatial
+  /// momentum μ = π, and back.
+  LB_HD static Vec3<T> mu(const point& y) { return pi(y); }
+  LB_HD static point from_cotangent(const Mat3<T>& Q, const Vec3<T>& mu) { return concat(Q.flat(), mu); }
   /// The body variables (Π, Γ) = (Qᵀπ, Qᵀe₃) of the se*(3) formulation.
   LB_HD static Vec6<T> body(const point& y) {
     const Mat3<T> Qt = Q(y).transpose();

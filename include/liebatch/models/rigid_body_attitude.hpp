@@ -16,6 +16,10 @@ template <class T> struct RigidBodyAttitude {
 
   LB_HD static Mat3<T> Q(const point& y) { return Mat3<T>::from_flat(y.template seg<0, 9>()); }
   LB_HD static Vec3<T> Pi(const point& y) { return y.template seg<9, 3>(); }
+  /// The state as a point of T*SO(3) for the symplectic methods (methods/slgi.hpp): Q and the spatial
+  /// momentum μ = QΠ, and back (Π = Qᵀμ).
+  LB_HD static Vec3<T> mu(const point& y) { return Q(y) * Pi(y); }
+  LB_HD static point from_cotangent(const Mat3<T>& Q, const Vec3<T>& mu) { return concat(Q.flat(), Q.transpose() * mu); }
   /// f(Q, Π) = (QΩ, −Ω): left multiplication by exp of the spatial angular velocity, and the
   /// coadjoint flow of so*(3).
   LB_HD Vec6<T> f(T t, const point& y) const {
@@ -27,7 +31,7 @@ template <class T> struct RigidBodyAttitude {
     return body.cotangent_f(Q, mu);
   }
   /// The spatial angular momentum QΠ (conserved).
-  LB_HD Vec3<T> spatial_momentum(const point& y) const { return Q(y) * Pi(y); }
+  LB_HD Vec3<T> spatial_momentum(const point& y) const { return mu(y); }
   /// Recorded at output samples: (energy, |Π|).
   LB_HD Vec<T, 2> observables(const point& y) const { return {{body.energy(Pi(y)), norm(Pi(y))}}; }
   static std::vector<std::string> observable_names() { return {"energy", "|Pi|"}; }

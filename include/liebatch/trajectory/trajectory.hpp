@@ -165,10 +165,12 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const T hh = lb::select(live, lb::select(to_grid && on_grid, c.h, target - s.t), T(0));  // idle lanes: h = 0
       const auto r = Method::step(model, s.t, s.y, hh);
       const M singular = live && r.singular;
-      const M nonfinite = live && !singular && !all_finite(r.y);
+      const M failed = live && !singular && r.failed;
+      const M nonfinite = live && !singular && !failed && !all_finite(r.y);
       status_where(singular, Status::dexpinv_singular);
+      status_where(failed, Status::nonlinear_solve_failed);
       status_where(nonfinite, Status::nonfinite);
-      landed = live && !singular && !nonfinite;
+      landed = live && !singular && !failed && !nonfinite;
       if (lb::none(landed)) continue;
       const P y_prev = s.y;
       const T t_prev = s.t;
@@ -195,7 +197,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const T hh = lb::select(live, lb::select(shortened, stop - s.t, s.h), T(0));
       const auto r = Method::step(model, s.t, s.y, hh);
       const M finite = all_finite(r.y) && all_finite(r.err);
-      const M good = finite && !r.singular;
+      const M good = finite && !r.singular && !r.failed;  // a failed solve is rejected: the step shrinks
       const T e = lb::select(good, error_norm(r.err, s.y, r.y, c.atol, c.rtol), T(0));
       const T expo = T(-1) / T(Method::order_hat + 1);
       const M accepted = live && good && !(e > T(1));
@@ -227,6 +229,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         const M underflow = rejected && s.h < c.h_min;
         status_where(underflow, Status::step_underflow);
         status_where(underflow && r.singular, Status::dexpinv_singular);
+        status_where(underflow && r.failed, Status::nonlinear_solve_failed);
         status_where(underflow && !finite, Status::nonfinite);
       }
       landed = accepted && shortened;
