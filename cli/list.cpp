@@ -16,7 +16,7 @@ int list_command(const std::string& what) {
     std::cout << (what == "all" ? "\n" : "") << "methods (name: order[, embedded order], stages; [gpu]: has GPU kernels in this build):\n";
     for (const auto& m : method_list())
       std::cout << "  " << m.name << ": order " << m.order << (m.order_hat ? ", pair " + std::to_string(m.order) + "(" + std::to_string(m.order_hat) + ")" : "")
-                << ", " << m.stages << " stages - " << m.what
+                << ", " << m.stages << " stages - " << m.what << (m.serves.empty() ? "" : "; for " + m.serves)
                 << (std::find(gpu.begin(), gpu.end(), m.name) != gpu.end() ? " [gpu]" : "") << "\n";
   }
   if (what == "presets" || what == "all") {

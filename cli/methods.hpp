@@ -19,12 +19,16 @@ template <class M> struct MethodTag {
   using type = M;
 };
 
-/// A method's name, order, embedded order (0: no pair), stages and one-line description.
+/// A method's name, order, embedded order (0: no pair), stages, one-line description, and the
+/// models it serves ("": every model).
 struct MethodInfo {
   std::string name;
   int order, order_hat, stages;
-  std::string what;
+  std::string what, serves = "";
 };
+
+/// What the symplectic methods serve: the command line's models on T*SO(3).
+inline const char* symplectic_models = "models on T*SO(3): heavy_top_spatial, rigid_body_attitude";
 
 /// The methods added by add_method, in order.
 inline std::vector<MethodInfo>& user_methods() {
@@ -62,6 +66,10 @@ inline std::vector<MethodInfo> method_list() {
 #define LB_CLI_INFO(m, w, ...) v.push_back({#m, methods::m::order, methods::m::order_hat, methods::m::stages, w});
   LB_CLI_METHODS(LB_CLI_INFO)
 #undef LB_CLI_INFO
+#define LB_CLI_INFO(m, w, ...) \
+  v.push_back({#m, methods::m::order, methods::m::order_hat, methods::m::stages, w, symplectic_models});
+  LB_CLI_SYMPLECTIC_METHODS(LB_CLI_INFO)
+#undef LB_CLI_INFO
   v.insert(v.end(), user_methods().begin(), user_methods().end());
   return v;
 }
@@ -77,7 +85,7 @@ inline void check_method(const std::string& name, const std::string& path) {
 }
 
 /// Calls f(MethodTag<M>{}) for the built-in method named `name` and returns true; false for
-/// another name.
+/// another name. f must handle a method that does not serve its model (MethodFor).
 template <class F> bool with_method(const std::string& name, F&& f) {
 #define LB_CLI_DISPATCH(m, w, ...)   \
   if (name == #m) {                  \
@@ -85,15 +93,23 @@ template <class F> bool with_method(const std::string& name, F&& f) {
     return true;                     \
   }
   LB_CLI_METHODS(LB_CLI_DISPATCH)
+  LB_CLI_SYMPLECTIC_METHODS(LB_CLI_DISPATCH)
 #undef LB_CLI_DISPATCH
   return false;
 }
+
+/// A config error at `path`: the method does not serve the model, and which models it serves.
+[[noreturn]] inline void fail_serves(const std::string& path, const std::string& method, const std::string& model);
 
 /// The entry of `name` in method_list() (which must hold it).
 inline MethodInfo method_info(const std::string& name) {
   for (const auto& m : method_list())
     if (m.name == name) return m;
   Node::fail("/method", "unknown method '" + echo(name) + "'");
+}
+
+inline void fail_serves(const std::string& path, const std::string& method, const std::string& model) {
+  Node::fail(path, "method '" + echo(method) + "' does not apply to model '" + model + "': it serves " + method_info(method).serves);
 }
 
 }  // namespace lb::cli

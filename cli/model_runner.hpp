@@ -36,6 +36,9 @@ class ModelRunner {
   virtual bool energy_level(double* y, double E) const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
+  /// Whether the built-in method `method` serves this model (the symplectic methods serve only the
+  /// models on T*SO(3)); true for other names (a user's method says its models in add_method).
+  virtual bool serves(const std::string& method) const = 0;
   /// "" when this build holds the model's GPU kernels, otherwise why not.
   virtual std::string gpu_missing() const = 0;
   /// Runs in double (float when s.single), on the GPU when s.gpu / in long double, always on the
@@ -96,6 +99,11 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
   std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
+  bool serves(const std::string& method) const override {
+    bool r = true;
+    with_method(method, [&](auto tag) { r = MethodFor<typename decltype(tag)::type, M<double>>; });
+    return r;
+  }
   std::string gpu_missing() const override {
     if constexpr (has_gpu) return "";
     else return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
@@ -130,7 +138,11 @@ template <class Entry> class Runner final : public ModelRunner {
     }
     const bool built_in = with_method(s.method, [&](auto tag) {
       using Method = typename decltype(tag)::type;
-      convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
+      if constexpr (MethodFor<Method, M<T>>) {
+        convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
+      } else {
+        fail_serves("/method", s.method, Entry::name);
+      }
     });
     if (!built_in) {
       const auto& user = user_runs<M<T>>();

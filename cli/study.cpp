@@ -363,6 +363,11 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
   if (!(r.t1 > r.t0)) Node::fail(time.at("t1"), "expected t1 > t0 = " + fmt(r.t0), time.raw("t1"));
   time.finish();
 
+  // A method name that exists and serves the model.
+  auto check = [&](const std::string& method, const std::string& path) {
+    check_method(method, path);
+    if (!st.model->serves(method)) fail_serves(path, method, st.model->name());
+  };
   if (cmd == Command::converge) {
     Node c = root.object("converge");
     const auto& ms = c.raw("methods");
@@ -370,21 +375,21 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     for (std::size_t k = 0; k < ms.size(); ++k) {
       if (!ms[k].is_string()) Node::fail(c.at("methods") + "/" + std::to_string(k), "expected a method name", ms[k]);
       st.converge.methods.push_back(ms[k].get<std::string>());
-      check_method(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k));
+      check(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k));
     }
     st.converge.steps = read_steps(c);
     static const nlohmann::json none = nlohmann::json::object();
     Node ref = c.has("reference") ? c.object("reference") : Node(none, c.at("reference"));
     st.converge.reference = ref.has("kind") ? ref.choice("kind", {"extended", "method"}) : "extended";
     st.converge.ref_method = ref.string("method", "rkmk5");
-    check_method(st.converge.ref_method, ref.at("method"));
+    check(st.converge.ref_method, ref.at("method"));
     st.converge.ref_h = ref.positive("h", st.converge.steps.back() / 8);
     ref.finish();
     c.finish();
     r.method = st.converge.methods[0];
   } else {
     r.method = root.string("method");
-    check_method(r.method, "/method");
+    check(r.method, "/method");
   }
 
   if (cmd != Command::converge || root.has("step")) {

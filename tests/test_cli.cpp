@@ -208,6 +208,32 @@ TEST(Cli, ListNamesEveryModelMethodAndPreset) {
     EXPECT_NE(r.out.find(w), std::string::npos) << w;
 }
 
+// The symplectic methods (issue 17): listed with the models they serve; run and converge on a top
+// on T*SO(3) with their orders (θ = ½: 2, θ = 0: 1, against a long-double run of the same method);
+// paired with another model, a config error naming both, before any work and without a file.
+TEST(Cli, SymplecticMethodsServeTheirModelsAndRefuseOthers) {
+  Scratch s("symplectic");
+  const auto l = liebatch(s, "list methods");
+  ASSERT_EQ(l.status, 0);
+  EXPECT_NE(l.out.find("slgi_half: order 2"), std::string::npos) << l.out;
+  EXPECT_NE(l.out.find("for models on T*SO(3)"), std::string::npos) << l.out;
+  const std::string state = R"("initial": {"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 1, 2]})";
+  const auto c = liebatch(s, "converge " + s.file("c.json", R"({"model": {"name": "heavy_top_spatial"}, "time": {"t1": 1}, )" + state +
+                                                      R"(, "converge": {"methods": ["slgi_half", "slgi0"], "steps": {"h0": 0.02, "factor": 0.5, "count": 4}}})") +
+                                  " -o " + s.path("c.h5"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  const auto order = H5(s.path("c.h5")).doubles("converge/observed_order");
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NEAR(order[0], 2, 0.15);
+  EXPECT_NEAR(order[1], 1, 0.15);
+  std::printf("observed orders: slgi_half %.3f, slgi0 %.3f\n", order[0], order[1]);
+  const auto bad = liebatch(s, "run " + s.file("b.json", R"({"model": {"name": "heavy_top"}, "method": "slgi_half", "time": {"t1": 1},
+    "step": {"h": 0.01}})") + " -o " + s.path("b.h5"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("/method: method 'slgi_half' does not apply to model 'heavy_top'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(s.path("b.h5")));
+}
+
 TEST(Cli, VersionNamesTheVectorUnitOfThePacks) {
   Scratch s("version");
   const auto r = liebatch(s, "--version");
