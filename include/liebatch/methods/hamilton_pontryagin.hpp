@@ -1,7 +1,7 @@
-// The Hamilton–Pontryagin variational Lie group integrators of [BRM09 §4] on SO(3): Störmer–Verlet
+// The Hamilton–Pontryagin variational Lie group integrators of [BRM07 §4] on SO(3): Störmer–Verlet
 // ((4.14)–(4.18), the Lobatto IIIA pair) and variational Euler ((4.19)), with τ = exp or the Cayley
 // map (Def. 4.1). For ℓ(g, ξ) = ½ ξ·Jξ − V(g) the step is carried in (g, ν), ν = (dτ⁻¹_{−hξ})* μ the
-// body momentum at the node (the notes' resolution of [BRM09]'s "given (g_k, μ_k)", which (4.16)
+// body momentum at the node (the notes' resolution of [BRM07]'s "given (g_k, μ_k)", which (4.16)
 // cannot use without ξ_k), and Störmer–Verlet becomes kick–solve–drift–kick:
 //   ν⁺      = ν_k + (h/2) f(g_k)                      kick           (4.16)'s right-hand side
 //   solve     (dτ⁻¹_{hξ})* Jξ = ν⁺  for ξ             discrete Euler (4.16), Ξ¹ = Ξ² = ξ
@@ -9,7 +9,7 @@
 //   ν_{k+1} = (dτ⁻¹_{−hξ})* Jξ + (h/2) f(g_{k+1})     kick           (4.18)
 // with f(g) = g ∂ℓ/∂g the body torque. The second kick's f(g_{k+1}) is the next step's first (FSAL:
 // one torque evaluation per step). Symplectic, second order, time-reversible, and the spatial
-// momentum g ν of a symmetry is conserved exactly (docs/symplectic.md §7). The 3×3 equation is
+// momentum g ν of a symmetry is conserved exactly (docs/symplectic.md §6). The 3×3 equation is
 // solved by Newton (newton.hpp) with its Jacobian from dual numbers through this same code.
 #pragma once
 #include "../models/heavy_top.hpp"
@@ -20,7 +20,7 @@
 
 namespace lb {
 
-/// τ = exp on SO(3) ([BRM09 §4.1, eq. (4.23)]). Every function takes any scalar S (Dual included).
+/// τ = exp on SO(3) ([BRM07 §4.1, eq. (4.23)]). Every function takes any scalar S (Dual included).
 struct TauExp {
   /// (dτ⁻¹_x)* v = (dexp⁻¹_x)ᵀ v = v + ½ x×v + g₂ x×(x×v) = dexp⁻¹_{−x} v (hat(x) is skew).
   template <class S> LB_HD static Vec3<S> dinv_star(const Vec3<S>& x, const Vec3<S>& v) {
@@ -51,8 +51,8 @@ struct TauExp {
   }
 };
 
-/// τ = cay, cay(x) = (I − x̂/2)⁻¹(I + x̂/2) ([BRM09 §4.2, eq. (4.26)]): no transcendental function,
-/// no singularity, but it rotates by 2 atan(|x|/2) instead of |x| (docs/symplectic.md §7).
+/// τ = cay, cay(x) = (I − x̂/2)⁻¹(I + x̂/2) ([BRM07 §4.2, eq. (4.26)]): no transcendental function,
+/// no singularity, but it rotates by 2 atan(|x|/2) instead of |x| (docs/symplectic.md §6).
 struct TauCay {
   /// (dcay⁻¹_x)* v = (I − ½x̂ + ¼xxᵀ)ᵀ v = v + ½ x×v + ¼ x (x·v).
   template <class S> LB_HD static Vec3<S> dinv_star(const Vec3<S>& x, const Vec3<S>& v) {
@@ -71,7 +71,7 @@ struct TauCay {
   template <class T> LB_HD static bool injective(const Vec3<T>&) { return true; }
 };
 
-/// The residual F(ξ) = (dτ⁻¹_{hξ})* Jξ − ν⁺ of the discrete Euler equation ([BRM09 eq. (4.16)] with
+/// The residual F(ξ) = (dτ⁻¹_{hξ})* Jξ − ν⁺ of the discrete Euler equation ([BRM07 eq. (4.16)] with
 /// Ξ¹ = Ξ² = ξ), J = diag(inertia), in any scalar S (T, or Dual<T, 3> for the Jacobian).
 template <class Tau, class T, class S>
 LB_HD Vec3<S> hp_residual(const Vec3<T>& inertia, const Vec3<T>& nu_plus, T h, const Vec3<S>& xi) {
@@ -114,7 +114,7 @@ template <class T> LB_HD bool hp_finite(const Mat3<T>& g, const Vec3<T>& nu) {
   return finite;
 }
 
-/// One Hamilton–Pontryagin Störmer–Verlet step ([BRM09 eqs (4.14)–(4.18)], kick–solve–drift–kick)
+/// One Hamilton–Pontryagin Störmer–Verlet step ([BRM07 eqs (4.14)–(4.18)], kick–solve–drift–kick)
 /// from (g₀, ν₀) with torque0 = f(g₀) (the previous step's `torque`, or model.body_torque(g₀) at
 /// the start). A solve that does not converge, gives a non-finite value or an hξ outside τ's
 /// injectivity domain returns the start state with Status::nonlinear_solve_failed.
@@ -139,7 +139,7 @@ LB_HD HpResult<T> hp_sv_step(const Model& model, const Mat3<T>& g0, const Vec3<T
   return r;
 }
 
-/// One step of forward variational Euler ([BRM09 eq. (4.19)]) from (g₀, ξ₀): g₁ = g₀ τ(hξ₀), then
+/// One step of forward variational Euler ([BRM07 eq. (4.19)]) from (g₀, ξ₀): g₁ = g₀ τ(hξ₀), then
 /// ξ₁ solves (dτ⁻¹_{hξ})* Jξ = ν₀ + h f(g₁) with ν₀ = (dτ⁻¹_{−hξ₀})* Jξ₀, and ν₁ = (dτ⁻¹_{−hξ₁})* Jξ₁.
 /// Its configurations are Störmer–Verlet's (for separable ℓ); its node momentum ν is first order.
 /// `xi` of the result is ξ₁ (the next step's ξ₀ and warm start); `torque` is f(g₁). A failed solve
