@@ -17,13 +17,12 @@
 #include "liebatch/methods/slgi.hpp"
 #include "liebatch/models/heavy_top_spatial.hpp"
 #include "liebatch/models/rigid_body_attitude.hpp"
+#include "cotangent_problems.hpp"
 #include "reference.hpp"
 
 namespace {
 
-using ref::Q;
-using M3 = lb::Mat3<double>;
-using V3 = lb::Vec3<double>;
+using namespace cotangent;
 using V6 = lb::Vec6<double>;
 
 // ---------------------------------------------------------------------------------------------
@@ -152,77 +151,7 @@ TEST(SLGI, ReducesOnRnToMidpointAndSymplecticEuler) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Problems ([the notes §1.2]) and an independent reference.
-
-/// The heavy top's data in the test's own terms: J about the fixed point, χ, m, g_vec = (0, 0, −g).
-struct TopData {
-  std::array<double, 3> J, chi;
-  double m, g;
-  lb::HeavyTopSpatial<double> model() const {
-    return {lb::HeavyTop<double>{lb::vec3(J[0], J[1], J[2]), lb::vec3(chi[0], chi[1], chi[2]), m, g}};
-  }
-};
-const TopData asym{{2.0, 1.0, 2.0 / 3.0}, {0.1, 0.2, 0.3}, 1.0, 9.81};
-const TopData frb{{2.0, 1.0, 2.0 / 3.0}, {0.0, 0.0, 0.0}, 0.0, 9.81};
-/// Brüls–Cardona: J_c about the centre of mass moved to the fixed point (χ = e₂, m = 15).
-const TopData bc{{0.234375 + 15, 0.46875, 0.234375 + 15}, {0.0, 1.0, 0.0}, 15.0, 9.81};
-
-struct State {
-  M3 R;
-  V3 pi;
-};
-
-M3 to_m3(const ref::Mat<3>& A) {
-  M3 r;
-  for (int k = 0; k < 9; ++k) r.m[k] = double(A.a[k]);
-  return r;
-}
-
-/// (R₀, π₀ = R₀Π₀) with R₀ = exp(hat(r)) from the quad-precision matrix exponential.
-State initial(const std::array<double, 3>& r, const std::array<double, 3>& Pi) {
-  const ref::Mat<3> R = ref::expm(ref::hat({Q(r[0]), Q(r[1]), Q(r[2])}));
-  const auto pi = R * std::array<Q, 3>{Q(Pi[0]), Q(Pi[1]), Q(Pi[2])};
-  return {to_m3(R), lb::vec3(double(pi[0]), double(pi[1]), double(pi[2]))};
-}
-State asym_initial() { return initial({0.2, -0.1, 0.3}, {1.0, 0.5, -0.4}); }
-State frb_initial() { return initial({0, 0, 0}, {std::cos(1.1), 0.0, std::sin(1.1)}); }
-State bc_initial() { return initial({0, 0, 0}, {0.0, 0.46875 * 150, (0.234375 + 15) * -4.61538}); }
-
-/// The body-frame top R′ = R hat(Ω), JΩ′ = (JΩ) × Ω + m χ × (Rᵀ g_vec), by classical RK4 in quad
-/// precision with n steps: a plain ODE in ℝ¹², nothing Lie-group about it.
-std::array<Q, 12> body_rk4(const TopData& d, const ref::Mat<3>& R0, const std::array<Q, 3>& W0, Q T, int n) {
-  using Y = std::array<Q, 12>;
-  auto rhs = [&](const Y& y) {
-    Y f{};
-    const Q W[3] = {y[9], y[10], y[11]};
-    const Q hw[3][3] = {{0, -W[2], W[1]}, {W[2], 0, -W[0]}, {-W[1], W[0], 0}};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 3; ++k) f[3 * i + j] += y[3 * i + k] * hw[k][j];
-    const Q b[3] = {-Q(d.g) * y[6], -Q(d.g) * y[7], -Q(d.g) * y[8]};  // Rᵀ g_vec = −g (row 3 of R)
-    const Q c[3] = {Q(d.chi[0]), Q(d.chi[1]), Q(d.chi[2])};
-    const Q tau[3] = {Q(d.m) * (c[1] * b[2] - c[2] * b[1]), Q(d.m) * (c[2] * b[0] - c[0] * b[2]),
-                      Q(d.m) * (c[0] * b[1] - c[1] * b[0])};
-    const Q JW[3] = {Q(d.J[0]) * W[0], Q(d.J[1]) * W[1], Q(d.J[2]) * W[2]};
-    const Q g[3] = {JW[1] * W[2] - JW[2] * W[1], JW[2] * W[0] - JW[0] * W[2], JW[0] * W[1] - JW[1] * W[0]};
-    for (int i = 0; i < 3; ++i) f[9 + i] = (g[i] + tau[i]) / Q(d.J[i]);
-    return f;
-  };
-  Y y{};
-  for (int k = 0; k < 9; ++k) y[k] = R0.a[k];
-  for (int i = 0; i < 3; ++i) y[9 + i] = W0[i];
-  const Q h = T / n;
-  auto axpy = [](const Y& a, Q s, const Y& b) {
-    Y r;
-    for (int i = 0; i < 12; ++i) r[i] = a[i] + s * b[i];
-    return r;
-  };
-  for (int s = 0; s < n; ++s) {
-    const Y k1 = rhs(y), k2 = rhs(axpy(y, h / 2, k1)), k3 = rhs(axpy(y, h / 2, k2)), k4 = rhs(axpy(y, h, k3));
-    for (int i = 0; i < 12; ++i) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-  }
-  return y;
-}
+// The problems and the reference are in cotangent_problems.hpp; SLGI's state is (R, π).
 
 /// Ω = J⁻¹Rᵀπ of an SLGI state.
 V3 body_omega(const TopData& d, const State& s) {
@@ -237,13 +166,6 @@ double energy(const TopData& d, const State& s) {
   return 0.5 * lb::dot(P, W) + d.m * d.g * Rc[2];
 }
 
-/// Iteration statistics of a run.
-struct Stats {
-  long steps = 0, iterations = 0;
-  int max = 0;
-  bool all_ok = true;
-  double mean() const { return steps ? double(iterations) / double(steps) : 0.0; }
-};
 
 /// n steps of SLGI θ from s with warm starts; `each` sees every state.
 template <class Gr = lb::CotangentSO3, class Model, class Each>
@@ -251,13 +173,7 @@ State run(const Model& m, State s, double h, double theta, long n, Stats& st, Ea
   V6 z = lb::slgi_guess<Gr>(m, s.R, s.pi, h);
   for (long k = 0; k < n; ++k) {
     const auto r = lb::slgi_step<Gr>(m, s.R, s.pi, h, theta, z);
-    ++st.steps;
-    st.iterations += r.iterations;
-    st.max = std::max(st.max, r.iterations);
-    if (r.status != lb::Status::ok) {
-      st.all_ok = false;
-      return s;
-    }
+    if (!st.record(r.iterations, r.status)) return s;
     s = {r.g, r.mu};
     z = r.z;
     each(s);
@@ -279,27 +195,15 @@ struct Case {
 /// The solver's cases of the notes' §2.6: BC at h = 0.01 (h|ω| = 1.5) and ASYM at h = 0.2.
 std::vector<Case> solver_cases() { return {{"BC", &bc, bc_initial(), 0.01}, {"ASYM", &asym, asym_initial(), 0.2}}; }
 
-double max_abs_diff(const M3& a, const M3& b) {
-  double e = 0;
-  for (int k = 0; k < 9; ++k) e = std::max(e, std::abs(a.m[k] - b.m[k]));
-  return e;
-}
-double max_abs_diff(const V3& a, const V3& b) { return lb::norm_inf(a - b); }
-
 // ---------------------------------------------------------------------------------------------
 // Orders on ASYM, T = 2, against RK4 in quad precision.
 
 TEST(SLGI, OrdersOnAsymmetricTop) {
   const State s0 = asym_initial();
-  const ref::Mat<3> R0 = ref::expm(ref::hat({Q(0.2), Q(-0.1), Q(0.3)}));
-  const std::array<Q, 3> W0{Q(1) / 2, Q(0.5), Q(-0.4) * 3 / 2};  // J⁻¹Π₀
-  const auto ref1 = body_rk4(asym, R0, W0, Q(2), 4000), ref2 = body_rk4(asym, R0, W0, Q(2), 8000);
-  Q halving = 0;
-  for (int i = 0; i < 12; ++i) halving = std::max(halving, Q(abs(ref1[i] - ref2[i])));
-  EXPECT_LT(double(halving), 1e-12) << "the reference is not converged";
-  M3 Rex;
-  for (int k = 0; k < 9; ++k) Rex.m[k] = double(ref2[k]);
-  const V3 Wex = lb::vec3(double(ref2[9]), double(ref2[10]), double(ref2[11]));
+  const Exact ex = body_reference(asym, {0.2, -0.1, 0.3}, {Q(1) / 2, Q(0.5), Q(-0.4) * 3 / 2}, Q(2), 4000);  // Ω₀ = J⁻¹Π₀
+  EXPECT_LT(ex.halving, 1e-12) << "the reference is not converged";
+  const M3 Rex = ex.R;
+  const V3 Wex = ex.W;
   const auto m = asym.model();
   for (double theta : {0.0, 0.5, 1.0}) {
     std::vector<double> err;
@@ -326,14 +230,6 @@ TEST(SLGI, OrdersOnAsymmetricTop) {
 // ---------------------------------------------------------------------------------------------
 // Symplecticity in the canonical chart g = exp(q̂), p = dexp_qᵀμ ([the notes §2.5]).
 
-/// log on SO(3) in quad precision: the u with |u| < π and exp(û) = R.
-std::array<Q, 3> log_q(const ref::Mat<3>& R) {
-  const std::array<Q, 3> w{(R(2, 1) - R(1, 2)) / 2, (R(0, 2) - R(2, 0)) / 2, (R(1, 0) - R(0, 1)) / 2};
-  const Q c = (R(0, 0) + R(1, 1) + R(2, 2) - 1) / 2, s = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-  const Q a = atan2(s, c), k = s > 0 ? a / s : Q(1);
-  return {k * w[0], k * w[1], k * w[2]};
-}
-
 /// One step in canonical coordinates (q, p) ∈ ℝ⁶.
 template <class Gr, class Model> std::array<Q, 6> canonical_step(const Model& m, const std::array<Q, 6>& x, double h,
                                                                   double theta) {
@@ -359,28 +255,9 @@ template <class Gr, class Model> std::array<Q, 6> canonical_step(const Model& m,
   return y;
 }
 
-/// max |JᵀΩJ − Ω| of the step's Jacobian by central differences (ε = 1e-5) at the notes' point.
+/// max |JᵀΩJ − Ω| of one SLGI step in the canonical chart (cotangent_problems.hpp).
 template <class Gr = lb::CotangentSO3, class Model> double symplectic_defect(const Model& m, double h, double theta) {
-  const std::array<Q, 6> x0{Q(0.3), Q(-0.2), Q(0.25), Q(0.7), Q(0.4), Q(-0.5)};
-  const Q eps = Q(1e-5);
-  Q Jm[6][6];
-  for (int j = 0; j < 6; ++j) {
-    auto xp = x0, xm = x0;
-    xp[j] += eps;
-    xm[j] -= eps;
-    const auto yp = canonical_step<Gr>(m, xp, h, theta), ym = canonical_step<Gr>(m, xm, h, theta);
-    for (int i = 0; i < 6; ++i) Jm[i][j] = (yp[i] - ym[i]) / (2 * eps);
-  }
-  auto Om = [](int i, int j) { return Q(i < 3 && j == i + 3 ? 1 : (i >= 3 && j == i - 3 ? -1 : 0)); };
-  double defect = 0;
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 6; ++j) {
-      Q s = 0;
-      for (int k = 0; k < 6; ++k)
-        for (int l = 0; l < 6; ++l) s += Jm[k][i] * Om(k, l) * Jm[l][j];
-      defect = std::max(defect, double(abs(s - Om(i, j))));
-    }
-  return defect;
+  return canonical_defect([&](const std::array<Q, 6>& x) { return canonical_step<Gr>(m, x, h, theta); });
 }
 
 TEST(SLGI, SymplecticInCanonicalChart) {
@@ -505,20 +382,9 @@ TEST(SLGI, DualJacobianMatchesCentralDifferences) {
       V6 r;
       lb::SquareMat<double, 6> J;
       lb::residual_and_jacobian<6>(res, z, r, J);
-      double jmax = 0, emax = 0;
-      for (int j = 0; j < 6; ++j) {
-        const double eps = 1e-6 * std::max(1.0, std::abs(z[j]));
-        V6 zp = z, zm = z;
-        zp[j] += eps;
-        zm[j] -= eps;
-        const V6 dr = (1.0 / (2 * eps)) * (res(zp) - res(zm));
-        for (int i = 0; i < 6; ++i) {
-          jmax = std::max(jmax, std::abs(J.a[i][j]));
-          emax = std::max(emax, std::abs(J.a[i][j] - dr[i]));
-        }
-      }
-      std::printf("%s theta %.1f: dual Jacobian vs central differences %.1e relative\n", c.name, theta, emax / jmax);
-      EXPECT_LE(emax / jmax, 1e-7) << "theta " << theta;
+      const double e = relative_difference<6>(J, central_jacobian<6>(res, z));
+      std::printf("%s theta %.1f: dual Jacobian vs central differences %.1e relative\n", c.name, theta, e);
+      EXPECT_LE(e, 1e-7) << "theta " << theta;
       EXPECT_LE(lb::norm_inf(r - res(z)), 1e-15 * std::max(1.0, lb::norm_inf(z)));
     }
 }
@@ -571,7 +437,7 @@ TEST(SLGI, FloatStepConvergesAndMatchesDouble) {
   const auto m = asym.model();
   const lb::HeavyTopSpatial<float> mf = m.cast<float>();
   const State s0 = asym_initial();
-  const lb::Mat3<float> Rf = lb::Mat3<float>::from_flat(lb::cast<float>(s0.R.flat()));
+  const lb::Mat3<float> Rf = to_float(s0.R);
   const lb::Vec3<float> pf = lb::cast<float>(s0.pi);
   for (double theta : {0.0, 0.5, 1.0}) {
     const auto a = lb::slgi_step(m, s0.R, s0.pi, 0.1, theta, lb::slgi_guess(m, s0.R, s0.pi, 0.1));
@@ -627,15 +493,6 @@ TEST(SLGI, KaluzaKleinFormIsTheSameMapPlusPassiveQ) {
 // Bounded energy ([the notes §2.5]): ASYM at h = 0.05 for 10⁵ steps (T = 5000) and BC at h = 0.01 for
 // 10⁴ steps (T = 100). The largest relative energy error of the last 10 % of the run is within 1.2×
 // that of the first 10 %; RKMK4 on se*(3) at the same h (a contrast: not symplectic) drifts.
-
-/// Largest relative energy error over the first and the last tenth of n steps.
-struct Tenths {
-  double first = 0, last = 0;
-  void add(long k, long n, double e) {
-    if (k < n / 10) first = std::max(first, e);
-    if (k >= n - n / 10) last = std::max(last, e);
-  }
-};
 
 /// RKMK4 on the Lie–Poisson form (Π, Γ) of the same top from the same state.
 Tenths rkmk4_tenths(const TopData& d, const State& s0, double h, long n) {

@@ -33,6 +33,11 @@ template <class T> struct HeavyTop {
     y.set_seg(0, lambda * y.template seg<0, 3>());
     return y;
   }
+  /// For the variational integrators (methods/hamilton_pontryagin.hpp), which step the body form
+  /// R′ = R Ω̂, JΩ′ = (JΩ) × Ω + τ_b(R) with the attitude R: J = diag(inertia) about the fixed point.
+  LB_HD Vec3<T> body_inertia() const { return inertia; }
+  /// The body torque τ_b(R) = g ∂ℓ/∂g = M g Γ × X with Γ = Rᵀe₃ (minus the left-trivialised dV).
+  LB_HD Vec3<T> body_torque(const Mat3<T>& R) const { return (mass * gravity) * cross(R.row(2), com); }
   /// Casimirs |Γ| and Π·Γ (the latter is the vertical angular momentum).
   LB_HD T gamma_norm(const point& y) const { return norm(y.template seg<3, 3>()); }
   LB_HD T vertical_momentum(const point& y) const { return dot(y.template seg<0, 3>(), y.template seg<3, 3>()); }

@@ -30,6 +30,9 @@ template <class T> struct RigidBodyAttitude {
   template <class S> LB_HD Vec6<S> cotangent_f(const Mat3<S>& Q, const Vec3<S>& mu) const {
     return body.cotangent_f(Q, mu);
   }
+  /// For the variational integrators (methods/hamilton_pontryagin.hpp): the inertia, and no torque.
+  LB_HD Vec3<T> body_inertia() const { return body.inertia; }
+  LB_HD Vec3<T> body_torque(const Mat3<T>&) const { return Vec3<T>::zero(); }
   /// The spatial angular momentum QΠ (conserved).
   LB_HD Vec3<T> spatial_momentum(const point& y) const { return mu(y); }
   /// Recorded at output samples: (energy, |Π|).

@@ -1,0 +1,163 @@
+// The Hamilton–Pontryagin variational Lie group integrators of [BRM07 §4] on SO(3): Störmer–Verlet
+// ((4.14)–(4.18), the Lobatto IIIA pair) and variational Euler ((4.19)), with τ = exp or the Cayley
+// map (Def. 4.1). For ℓ(g, ξ) = ½ ξ·Jξ − V(g) the step is carried in (g, ν), ν = (dτ⁻¹_{−hξ})* μ the
+// body momentum at the node (the notes' resolution of [BRM07]'s "given (g_k, μ_k)", which (4.16)
+// cannot use without ξ_k), and Störmer–Verlet becomes kick–solve–drift–kick:
+//   ν⁺      = ν_k + (h/2) f(g_k)                      kick           (4.16)'s right-hand side
+//   solve     (dτ⁻¹_{hξ})* Jξ = ν⁺  for ξ             discrete Euler (4.16), Ξ¹ = Ξ² = ξ
+//   g_{k+1} = g_k τ(hξ)                               drift          (4.17)
+//   ν_{k+1} = (dτ⁻¹_{−hξ})* Jξ + (h/2) f(g_{k+1})     kick           (4.18)
+// with f(g) = g ∂ℓ/∂g the body torque. The second kick's f(g_{k+1}) is the next step's first (FSAL:
+// one torque evaluation per step). Symplectic, second order, time-reversible, and the spatial
+// momentum g ν of a symmetry is conserved exactly (docs/symplectic.md §6). The 3×3 equation is
+// solved by Newton (newton.hpp) with its Jacobian from dual numbers through this same code.
+#pragma once
+#include "../models/heavy_top.hpp"
+#include "../models/rigid_body_attitude.hpp"
+#include "../so3.hpp"
+#include "newton.hpp"
+#include "step.hpp"
+
+namespace lb {
+
+/// τ = exp on SO(3) ([BRM07 §4.1, eq. (4.23)]). Every function takes any scalar S (Dual included).
+struct TauExp {
+  /// (dτ⁻¹_x)* v = (dexp⁻¹_x)ᵀ v = v + ½ x×v + g₂ x×(x×v) = dexp⁻¹_{−x} v (hat(x) is skew).
+  template <class S> LB_HD static Vec3<S> dinv_star(const Vec3<S>& x, const Vec3<S>& v) {
+    return so3<S>::dexpinv(-x, v);
+  }
+  /// (dτ⁻¹_{−x})* v = dexp⁻¹_x v = v − ½ x×v + g₂ x×(x×v).
+  template <class S> LB_HD static Vec3<S> dinv_star_neg(const Vec3<S>& x, const Vec3<S>& v) {
+    return so3<S>::dexpinv(x, v);
+  }
+  /// g exp(x) = g + g(s x̂ + c x̂²) at every angle, an increment whose rounding follows g's digits.
+  /// SO3::exp_mul rounds exp(x) to a matrix above |x| = 1, and the Brüls–Cardona top steps at
+  /// |hξ| = 1.8: that rotation's same rounding every step drifts e₃·(gν) linearly (3.1e-11 over 10⁴
+  /// steps of h = 0.01; 1.2e-12, a random walk, as an increment).
+  template <class T> LB_HD static Mat3<T> mul_tau(const Mat3<T>& g, const Vec3<T>& x) {
+    const T a = x[0] * x[0], b = x[1] * x[1], c = x[2] * x[2];
+    const ExpCoeffs<T> k = exp_coeffs(a + b + c);
+    const T cxy = k.c * x[0] * x[1], cxz = k.c * x[0] * x[2], cyz = k.c * x[1] * x[2];
+    const Vec3<T> w = k.s * x;
+    const Mat3<T> E{{-k.c * (b + c), cxy - w[2], cxz + w[1],  //
+                     cxy + w[2], -k.c * (a + c), cyz - w[0],  //
+                     cxz - w[1], cyz + w[0], -k.c * (a + b)}};  // s x̂ + c x̂²
+    return g + g * E;
+  }
+  /// Whether dexp⁻¹ is regular at x with a margin: |x| < 2π − 0.1 (the notes' §3.4).
+  template <class T> LB_HD static bool injective(const Vec3<T>& x) {
+    const T r = T(2) * lb::pi<T>() - T(0.1);
+    return norm2(x) < r * r;
+  }
+};
+
+/// τ = cay, cay(x) = (I − x̂/2)⁻¹(I + x̂/2) ([BRM07 §4.2, eq. (4.26)]): no transcendental function,
+/// no singularity, but it rotates by 2 atan(|x|/2) instead of |x| (docs/symplectic.md §6).
+struct TauCay {
+  /// (dcay⁻¹_x)* v = (I − ½x̂ + ¼xxᵀ)ᵀ v = v + ½ x×v + ¼ x (x·v).
+  template <class S> LB_HD static Vec3<S> dinv_star(const Vec3<S>& x, const Vec3<S>& v) {
+    return v + S(0.5) * cross(x, v) + (S(0.25) * dot(x, v)) * x;
+  }
+  /// (dcay⁻¹_{−x})* v = v − ½ x×v + ¼ x (x·v).
+  template <class S> LB_HD static Vec3<S> dinv_star_neg(const Vec3<S>& x, const Vec3<S>& v) {
+    return v - S(0.5) * cross(x, v) + (S(0.25) * dot(x, v)) * x;
+  }
+  /// g cay(x) = g + g k(x̂ + ½x̂²), k = 4/(4 + |x|²): g plus an increment.
+  template <class T> LB_HD static Mat3<T> mul_tau(const Mat3<T>& g, const Vec3<T>& x) {
+    const Mat3<T> X = hat(x);
+    const T k = T(4) / (T(4) + norm2(x));
+    return g + g * (k * (X + T(0.5) * (X * X)));
+  }
+  template <class T> LB_HD static bool injective(const Vec3<T>&) { return true; }
+};
+
+/// The residual F(ξ) = (dτ⁻¹_{hξ})* Jξ − ν⁺ of the discrete Euler equation ([BRM07 eq. (4.16)] with
+/// Ξ¹ = Ξ² = ξ), J = diag(inertia), in any scalar S (T, or Dual<T, 3> for the Jacobian).
+template <class Tau, class T, class S>
+LB_HD Vec3<S> hp_residual(const Vec3<T>& inertia, const Vec3<T>& nu_plus, T h, const Vec3<S>& xi) {
+  const Vec3<S> Jxi = vec3(S(inertia[0]) * xi[0], S(inertia[1]) * xi[1], S(inertia[2]) * xi[2]);
+  return Tau::dinv_star(S(h) * xi, Jxi) - lb::cast<S>(nu_plus);
+}
+
+/// The warm start of a first step, ξ = J⁻¹ν (later steps start from the previous ξ).
+template <class T> LB_HD Vec3<T> hp_guess(const Vec3<T>& inertia, const Vec3<T>& nu) {
+  return vec3(nu[0] / inertia[0], nu[1] / inertia[1], nu[2] / inertia[2]);
+}
+
+/// One HP step: the new attitude g and node momentum ν, the body torque f(g) at the new attitude
+/// (the next Störmer–Verlet step's first kick), the solved ξ (the next warm start), the Newton
+/// iterations it took, and Status::ok or Status::nonlinear_solve_failed.
+template <class T> struct HpResult {
+  Mat3<T> g;
+  Vec3<T> nu;
+  Vec3<T> torque;
+  Vec3<T> xi;
+  int iterations;
+  Status status;
+};
+
+/// Solves (dτ⁻¹_{hξ})* Jξ = ν⁺ from xi_guess. Converged only when Newton converged and hξ lies in
+/// τ's injectivity domain.
+template <class Tau, class T>
+LB_HD NewtonOutcome<T, 3> hp_solve(const Vec3<T>& inertia, const Vec3<T>& nu_plus, T h, const Vec3<T>& xi_guess) {
+  NewtonOutcome<T, 3> o =
+      newton<3>([&](const auto& xi) { return hp_residual<Tau>(inertia, nu_plus, h, xi); }, xi_guess);
+  o.converged = o.converged && Tau::template injective<T>(h * o.z);
+  return o;
+}
+
+/// Whether every component of the state is finite.
+template <class T> LB_HD bool hp_finite(const Mat3<T>& g, const Vec3<T>& nu) {
+  bool finite = true;
+  LB_UNROLL for (int i = 0; i < 9; ++i) finite = finite && lb::isfinite(g.m[i]);
+  LB_UNROLL for (int i = 0; i < 3; ++i) finite = finite && lb::isfinite(nu[i]);
+  return finite;
+}
+
+/// One Hamilton–Pontryagin Störmer–Verlet step ([BRM07 eqs (4.14)–(4.18)], kick–solve–drift–kick)
+/// from (g₀, ν₀) with torque0 = f(g₀) (the previous step's `torque`, or model.body_torque(g₀) at
+/// the start). A solve that does not converge, gives a non-finite value or an hξ outside τ's
+/// injectivity domain returns the start state with Status::nonlinear_solve_failed.
+template <class Tau = TauExp, class Model, class T>
+LB_HD HpResult<T> hp_sv_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& nu0, const Vec3<T>& torque0, T h,
+                             const Vec3<T>& xi_guess) {
+  const Vec3<T> J = model.body_inertia();
+  const Vec3<T> nu_plus = nu0 + (h / T(2)) * torque0;  // kick
+  const NewtonOutcome<T, 3> o = hp_solve<Tau>(J, nu_plus, h, xi_guess);
+  HpResult<T> r{g0, nu0, torque0, o.z, o.iterations, Status::nonlinear_solve_failed};
+  if (!o.converged) return r;
+  const Vec3<T> x = h * o.z;
+  const Mat3<T> g1 = Tau::mul_tau(g0, x);  // drift (4.17)
+  const Vec3<T> f1 = model.body_torque(g1);
+  const Vec3<T> Jxi = vec3(J[0] * o.z[0], J[1] * o.z[1], J[2] * o.z[2]);
+  const Vec3<T> nu1 = Tau::dinv_star_neg(x, Jxi) + (h / T(2)) * f1;  // kick (4.18)
+  if (!hp_finite(g1, nu1)) return r;
+  r.g = g1;
+  r.nu = nu1;
+  r.torque = f1;
+  r.status = Status::ok;
+  return r;
+}
+
+/// One step of forward variational Euler ([BRM07 eq. (4.19)]) from (g₀, ξ₀): g₁ = g₀ τ(hξ₀), then
+/// ξ₁ solves (dτ⁻¹_{hξ})* Jξ = ν₀ + h f(g₁) with ν₀ = (dτ⁻¹_{−hξ₀})* Jξ₀, and ν₁ = (dτ⁻¹_{−hξ₁})* Jξ₁.
+/// Its configurations are Störmer–Verlet's (for separable ℓ); its node momentum ν is first order.
+/// `xi` of the result is ξ₁ (the next step's ξ₀ and warm start); `torque` is f(g₁). A failed solve
+/// returns the start (g₀, ν₀, ξ₀) with Status::nonlinear_solve_failed.
+template <class Tau = TauExp, class Model, class T>
+LB_HD HpResult<T> hp_ve_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& xi0, T h) {
+  const Vec3<T> J = model.body_inertia();
+  const Vec3<T> nu0 = Tau::dinv_star_neg(h * xi0, vec3(J[0] * xi0[0], J[1] * xi0[1], J[2] * xi0[2]));
+  HpResult<T> r{g0, nu0, Vec3<T>::zero(), xi0, 0, Status::nonlinear_solve_failed};
+  const Mat3<T> g1 = Tau::mul_tau(g0, h * xi0);
+  const Vec3<T> f1 = model.body_torque(g1);
+  const NewtonOutcome<T, 3> o = hp_solve<Tau>(J, nu0 + h * f1, h, xi0);
+  r.iterations = o.iterations;
+  if (!o.converged) return r;
+  const Vec3<T> nu1 = Tau::dinv_star_neg(h * o.z, vec3(J[0] * o.z[0], J[1] * o.z[1], J[2] * o.z[2]));
+  if (!hp_finite(g1, nu1)) return r;
+  r = {g1, nu1, f1, o.z, o.iterations, Status::ok};
+  return r;
+}
+
+}  // namespace lb
