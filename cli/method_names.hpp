@@ -3,7 +3,7 @@
 // CUDA sources can use it.
 #pragma once
 #include <liebatch/methods/methods.hpp>
-#include <liebatch/methods/slgi.hpp>
+#include <liebatch/methods/symplectic.hpp>
 
 #define LB_CLI_METHODS(X) LB_METHODS(X)
 // The symplectic methods, for the models they serve (methods.hpp names them in `list methods`).

@@ -217,16 +217,18 @@ TEST(Cli, SymplecticMethodsServeTheirModelsAndRefuseOthers) {
   ASSERT_EQ(l.status, 0);
   EXPECT_NE(l.out.find("slgi_half: order 2"), std::string::npos) << l.out;
   EXPECT_NE(l.out.find("for models on T*SO(3)"), std::string::npos) << l.out;
+  EXPECT_NE(l.out.find("hp_sv_cay: order 2"), std::string::npos) << l.out;
   const std::string state = R"("initial": {"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 1, 2]})";
   const auto c = liebatch(s, "converge " + s.file("c.json", R"({"model": {"name": "heavy_top_spatial"}, "time": {"t1": 1}, )" + state +
-                                                      R"(, "converge": {"methods": ["slgi_half", "slgi0"], "steps": {"h0": 0.02, "factor": 0.5, "count": 4}}})") +
+                                                      R"(, "converge": {"methods": ["slgi_half", "slgi0", "hp_sv_exp"], "steps": {"h0": 0.02, "factor": 0.5, "count": 4}}})") +
                                   " -o " + s.path("c.h5"));
   ASSERT_EQ(c.status, 0) << c.err;
   const auto order = H5(s.path("c.h5")).doubles("converge/observed_order");
-  ASSERT_EQ(order.size(), 2u);
+  ASSERT_EQ(order.size(), 3u);
   EXPECT_NEAR(order[0], 2, 0.15);
   EXPECT_NEAR(order[1], 1, 0.15);
-  std::printf("observed orders: slgi_half %.3f, slgi0 %.3f\n", order[0], order[1]);
+  EXPECT_NEAR(order[2], 2, 0.15);
+  std::printf("observed orders: slgi_half %.3f, slgi0 %.3f, hp_sv_exp %.3f\n", order[0], order[1], order[2]);
   const auto bad = liebatch(s, "run " + s.file("b.json", R"({"model": {"name": "heavy_top"}, "method": "slgi_half", "time": {"t1": 1},
     "step": {"h": 0.01}})") + " -o " + s.path("b.h5"));
   EXPECT_EQ(bad.status, 2);

@@ -205,17 +205,10 @@ template <int num, int den> struct SLGI {
   }
 };
 
-/// The symplectic methods, X(name, description, type): apart from LB_METHODS because they serve only
-/// the canonical systems on T*SO(3) (MethodFor says which), while LB_METHODS's serve every model.
-#define LB_SYMPLECTIC_METHODS(X)                                                                \
-  X(slgi0, "SLGI theta = 0, symplectic on T*SO(3), implicit (Newton)", SLGI<0, 1>)            \
-  X(slgi_half, "SLGI theta = 1/2, symplectic and symmetric on T*SO(3), implicit (Newton)", SLGI<1, 2>) \
-  X(slgi1, "SLGI theta = 1, symplectic on T*SO(3), implicit (Newton)", SLGI<1, 1>)
-
 namespace methods {
-#define LB_SYMPLECTIC_ALIAS(name, what, ...) using name = __VA_ARGS__;
-LB_SYMPLECTIC_METHODS(LB_SYMPLECTIC_ALIAS)
-#undef LB_SYMPLECTIC_ALIAS
+using slgi0 = SLGI<0, 1>;      ///< θ = 0, order 1
+using slgi_half = SLGI<1, 2>;  ///< θ = ½, order 2, symmetric
+using slgi1 = SLGI<1, 1>;      ///< θ = 1, order 1, θ = 0's adjoint
 }  // namespace methods
 
 }  // namespace lb

@@ -1,0 +1,56 @@
+// The symplectic methods as methods of the engine and the command line: the SLGI θ-family
+// (slgi.hpp) and Hamilton–Pontryagin Störmer–Verlet (hamilton_pontryagin.hpp), for the canonical
+// systems on T*SO(3) (CotangentModel). Apart from LB_METHODS because they serve only those models
+// (MethodFor says which), while LB_METHODS's serve every model.
+#pragma once
+#include "hamilton_pontryagin.hpp"
+#include "slgi.hpp"
+
+namespace lb {
+
+/// A CotangentModel that the variational integrators step in body form: the inertia about the
+/// fixed point and the body torque at an attitude.
+template <class M>
+concept BodyTorqueModel = CotangentModel<M> && requires(const M& m, const Mat3<typename M::space::scalar>& Q) {
+  { m.body_inertia() } -> std::same_as<Vec3<typename M::space::scalar>>;
+  { m.body_torque(Q) } -> std::same_as<Vec3<typename M::space::scalar>>;
+};
+
+/// Hamilton–Pontryagin Störmer–Verlet with τ ([BRM07 §4]) as a method of the engine: the state's
+/// (Q, μ) as (g, ν = Qᵀμ), one hp_sv_step from the guess ξ = J⁻¹ν, and back to μ = Qν. The engine
+/// keeps nothing between steps but the point, so the first kick's torque is evaluated again (no
+/// FSAL across steps) and each solve starts from hp_guess. A failed solve returns yₙ with
+/// StepResult::failed. Not on packs (Newton branches per member).
+template <class Tau> struct HPSV {
+  static constexpr int order = 2;
+  static constexpr int order_hat = 0;
+  static constexpr int stages = 1;
+  static constexpr bool packs = false;
+
+  template <BodyTorqueModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
+                                                             const typename Model::space::point& y,
+                                                             typename Model::space::scalar h) {
+    using T = typename Model::space::scalar;
+    const Mat3<T> Q0 = Model::Q(y);
+    const Vec3<T> nu0 = Q0.transpose() * Model::mu(y);
+    const HpResult<T> r = hp_sv_step<Tau>(model, Q0, nu0, model.body_torque(Q0), h, hp_guess(model.body_inertia(), nu0));
+    const bool ok = r.status == Status::ok;
+    return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok};
+  }
+};
+
+/// The symplectic methods, X(name, description, type), for the command line's list and dispatch.
+#define LB_SYMPLECTIC_METHODS(X)                                                                           \
+  X(slgi0, "SLGI theta = 0, symplectic on T*SO(3), implicit (Newton)", SLGI<0, 1>)                       \
+  X(slgi_half, "SLGI theta = 1/2, symplectic and symmetric on T*SO(3), implicit (Newton)", SLGI<1, 2>)   \
+  X(slgi1, "SLGI theta = 1, symplectic on T*SO(3), implicit (Newton)", SLGI<1, 1>)                       \
+  X(hp_sv_exp, "Hamilton-Pontryagin Stormer-Verlet, tau = exp, symplectic on T*SO(3), implicit (Newton)", HPSV<TauExp>) \
+  X(hp_sv_cay, "Hamilton-Pontryagin Stormer-Verlet, tau = Cayley, symplectic on T*SO(3), implicit (Newton)", HPSV<TauCay>)
+
+namespace methods {
+using hp_sv_exp = HPSV<TauExp>;  ///< Störmer–Verlet, τ = exp
+using hp_sv_cay = HPSV<TauCay>;  ///< Störmer–Verlet, τ = Cayley (error constant ~ ω³: docs/symplectic.md §6)
+}  // namespace methods
+
+}  // namespace lb
