@@ -398,10 +398,16 @@ TEST(Cli, GpuPathAgreesWithTheCpuOrIsRefusedWithItsReason) {
   EXPECT_LE(max_rel(hg.doubles("samples/y"), hc.doubles("samples/y")), bound);
   EXPECT_LE(max_rel(hg.doubles("samples/observables"), hc.doubles("samples/observables")), bound);
   EXPECT_EQ(hg.read<unsigned char>("final/status", H5T_NATIVE_UCHAR), hc.read<unsigned char>("final/status", H5T_NATIVE_UCHAR));
-  // float on the GPU against double on the CPU: float round-off over 500 steps.
+  // float on the GPU against double on the CPU: within twice the CPU's own float error. Float
+  // round-off on this 150 rad/s top grows to ~1e-2 over 500 steps (the first GPU run, 2026-11-26:
+  // 0.0121 on the GPU, 0.0119 on the CPU), so a fixed 1e-3 was a wrong bound, not a GPU defect.
   const auto f = liebatch(s, "run " + top + " --device gpu --precision float -o " + s.path("f.h5"));
+  const auto fc = liebatch(s, "run " + top + " --device cpu --precision float -o " + s.path("fc.h5"));
   ASSERT_EQ(f.status, 0) << f.err;
-  EXPECT_LE(max_rel(H5(s.path("f.h5")).doubles("final/y"), hc.doubles("final/y")), 1e-3);
+  ASSERT_EQ(fc.status, 0) << fc.err;
+  const double float_cpu = max_rel(H5(s.path("fc.h5")).doubles("final/y"), hc.doubles("final/y"));
+  EXPECT_GT(float_cpu, 0.0);  // float really ran in float
+  EXPECT_LE(max_rel(H5(s.path("f.h5")).doubles("final/y"), hc.doubles("final/y")), 2 * float_cpu);
 
   // poincare: the pendulum's crossings, the same records from both devices, at the closed form.
   const std::string pc = pendulum_section(s);
