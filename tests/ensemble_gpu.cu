@@ -10,6 +10,7 @@ void add_rigid_body_cases(std::vector<GpuCase>& v);
 void add_heavy_top_cases(std::vector<GpuCase>& v);
 void add_pendulum_cases(std::vector<GpuCase>& v);
 void add_quadrotor_cases(std::vector<GpuCase>& v);
+void add_symplectic_cases(std::vector<GpuCase>& v);
 
 std::vector<GpuCase> gpu_cases() {
   std::vector<GpuCase> v;
@@ -17,6 +18,12 @@ std::vector<GpuCase> gpu_cases() {
   add_heavy_top_cases(v);
   add_pendulum_cases(v);
   add_quadrotor_cases(v);
+  return v;
+}
+
+std::vector<GpuCase> gpu_symplectic_cases() {
+  std::vector<GpuCase> v;
+  add_symplectic_cases(v);
   return v;
 }
 

@@ -25,6 +25,10 @@ struct GpuCase {
 /// Every case (empty in a build without CUDA).
 std::vector<GpuCase> gpu_cases();
 
+/// The symplectic methods (methods/symplectic.hpp) on the spatial heavy top, fixed steps (empty
+/// in a build without CUDA).
+std::vector<GpuCase> gpu_symplectic_cases();
+
 /// GPU runs split into batches and chunks equal the single-launch run bitwise, and 1 % poisoned
 /// members carry Status::nonfinite on GPU and CPU alike. "" when all holds, else what failed.
 std::string gpu_structure_check();
