@@ -4,7 +4,7 @@
 # build here, carry the executables and their shared libraries, run them there.
 #
 #   here:  cmake -S . -B build-gpu -DLIEBATCH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DLIEBATCH_BUILD_EXAMPLES=OFF
-#          cmake --build build-gpu -j2 --target liebatch_cli test_cli ${gpu_tests[@]} ${benches[@]}   # ~32 min on 2 cores
+#          cmake --build build-gpu -j2 --target liebatch_cli test_cli <gpu_tests> <benches>   # (lists below) ~32 min on 2 cores
 #          bash bench/gpu_checks.sh stage build-gpu   # .gpu/ and its archive .gpu-bundle/gpu.tar.xz (~29 MB)
 #   there: bash bench/gpu_checks.sh tests             # the GPU tests, logs under $OUT (about a minute)
 #          bash bench/gpu_checks.sh bench             # bench/run_all.sh on the prebuilt benchmarks (about a minute)
@@ -21,7 +21,7 @@ benches=(bench_flop_count bench_cpu_throughput bench_pendulum_scaling bench_lie_
 
 if [[ $mode == stage ]]; then
   build=${2:?stage needs the build directory}
-  grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+  for d in /.gpu/ /.gpu-bundle/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
   rm -rf .gpu && mkdir -p .gpu/build/tests .gpu/build/bench .gpu/lib
   for t in "${gpu_tests[@]}" test_cli; do cp "$build/tests/$t" .gpu/build/tests/; done
   for b in "${benches[@]}"; do cp "$build/bench/$b" .gpu/build/bench/; done
@@ -33,7 +33,7 @@ if [[ $mode == stage ]]; then
   echo "$(cd "$build" && pwd)" > .gpu/build_dir
   git rev-parse --short HEAD > .gpu/commit
   # The device tool carries at most 64 MiB: one xz archive (the executables hold their fatbins).
-  mkdir -p .gpu-bundle && grep -qx '/.gpu-bundle/' .git/info/exclude || echo '/.gpu-bundle/' >> .git/info/exclude
+  mkdir -p .gpu-bundle
   tar -C .gpu -cf - . | xz -T0 -6 > .gpu-bundle/gpu.tar.xz
   du -sh .gpu .gpu-bundle/gpu.tar.xz
   exit 0
@@ -41,7 +41,7 @@ fi
 
 if [[ ! -f .gpu/build_dir && -f .gpu-bundle/gpu.tar.xz ]]; then mkdir -p .gpu && xz -dc .gpu-bundle/gpu.tar.xz | tar -C .gpu -xf -; fi
 
-[[ -f .gpu/build_dir ]] || { echo "gpu_checks: no .gpu/ (run 'stage' on the build machine, carry .gpu)" >&2; exit 2; }
+[[ -f .gpu/build_dir ]] || { echo "gpu_checks: no .gpu/ (run 'stage' on the build machine, carry .gpu-bundle)" >&2; exit 2; }
 out=${OUT:-/tmp/gpu_checks}; mkdir -p "$out"
 built=$(cat .gpu/build_dir)
 # The compiled-in paths: <source>/… and <source>/<build>/… resolve into this checkout and .gpu/build.

@@ -7,16 +7,20 @@
 
 namespace {
 
+/// One case held to its bound, with identical statuses; its outcome printed.
+lbtest::Comparison check(const lbtest::GpuCase& c) {
+  const lbtest::Comparison r = c.run();
+  EXPECT_EQ(r.mismatched_status, 0) << c.name;
+  EXPECT_LE(r.max_diff, r.bound) << c.name;
+  std::printf("  %-48s max |gpu - cpu| %.1e (bound %.1e) on %s\n", c.name.c_str(), r.max_diff, r.bound, r.device.c_str());
+  return r;
+}
+
 TEST(EnsembleGpu, AgreesWithTheCpuForEveryModelAndMethod) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto cases = lbtest::gpu_cases();
   ASSERT_EQ(cases.size(), 4u * 21u) << "every model × method: 4 problems, 16 fixed-step methods and 5 adaptive pairs";
-  for (const auto& c : cases) {
-    const lbtest::Comparison r = c.run();
-    EXPECT_EQ(r.mismatched_status, 0) << c.name;
-    EXPECT_LE(r.max_diff, r.bound) << c.name;
-    std::printf("  %-48s max |gpu - cpu| %.1e (bound %.1e) on %s\n", c.name.c_str(), r.max_diff, r.bound, r.device.c_str());
-  }
+  for (const auto& c : cases) check(c);
 }
 
 // Newton per member on the device (issue 17): the converged iterates differ from the CPU's by
@@ -25,13 +29,7 @@ TEST(EnsembleGpu, SymplecticMethodsAgreeWithTheCpu) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto cases = lbtest::gpu_symplectic_cases();
   ASSERT_EQ(cases.size(), 5u) << "slgi0, slgi_half, slgi1, hp_sv_exp, hp_sv_cay";
-  for (const auto& c : cases) {
-    const lbtest::Comparison r = c.run();
-    EXPECT_EQ(r.mismatched_status, 0) << c.name;
-    EXPECT_EQ(r.mismatched_steps, 0) << c.name;
-    EXPECT_LE(r.max_diff, r.bound) << c.name;
-    std::printf("  %-48s max |gpu - cpu| %.1e (bound %.1e) on %s\n", c.name.c_str(), r.max_diff, r.bound, r.device.c_str());
-  }
+  for (const auto& c : cases) EXPECT_EQ(check(c).mismatched_steps, 0) << c.name;
 }
 
 TEST(EnsembleGpu, BatchesChunksAndPoisonedMembers) {
