@@ -191,7 +191,14 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.write("names/status", status_names());
 }
 
-MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits) : w_(w), hits_(hits) {
+double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive) {
+  const bool failed = !adaptive && o.status[i] == std::uint8_t(Status::nonlinear_solve_failed);
+  const long attempts = o.steps[i] + o.rejected[i] + (failed ? 1 : 0);
+  return attempts > 0 ? double(o.iterations[i]) / double(attempts) : 0.0;
+}
+
+MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
+    : w_(w), hits_(hits), adaptive_(st.run.adaptive), n_(st.init.count) {
   using K = Sink::Kind;
   const auto n = std::uint64_t(st.init.count), d = std::uint64_t(st.model->dim());
   const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
@@ -230,6 +237,20 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   w_.write_columns("final/steps", o.steps, c0, b);
   w_.write_columns("final/rejected", o.rejected, c0, b);
   w_.write_columns("final/status", o.status, c0, b);
+  if (!o.iterations.empty()) {  // an implicit method: its Newton iterations per member
+    using K = Sink::Kind;
+    if (!newton_) {  // created with the first batch: only implicit methods count iterations
+      newton_ = true;
+      w_.create("final/newton_mean", K::f64, {n_});
+      w_.create("final/newton_max", K::i64, {n_});
+      w_.attr("final/newton_mean", "meaning", "Newton iterations per step attempt");
+      w_.attr("final/newton_max", "meaning", "most Newton iterations in one step attempt");
+    }
+    std::vector<double> mean(o.size);
+    for (std::size_t i = 0; i < o.size; ++i) mean[i] = newton_mean(o, i, adaptive_);
+    w_.write_columns("final/newton_mean", mean, c0, b);
+    w_.write_columns("final/newton_max", std::vector<long>(o.iterations_max.begin(), o.iterations_max.end()), c0, b);
+  }
   if (o.samples > 0) {
     w_.write_columns("samples/t", o.sample_t, c0, b);
     w_.write_columns("samples/y", o.sample_y, c0, b);

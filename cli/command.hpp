@@ -51,8 +51,13 @@ class MemberArrays {
 
  private:
   Sink& w_;
-  bool hits_;
+  bool hits_, adaptive_, newton_ = false;
+  std::uint64_t n_;
 };
+
+/// Member i's Newton iterations per step attempt (an implicit method's run): the failed attempt
+/// that ends a fixed-step member counts as one.
+double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive);
 
 /// Puts the files in place: the outputs checked again (a file or a link may have appeared at their
 /// paths during the run), the CSV written out before the main output is committed, so a full disk

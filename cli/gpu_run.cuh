@@ -1,6 +1,7 @@
 // run_on_gpu's definition, for the models_*_gpu.cu files that instantiate it.
 #pragma once
 #include <liebatch/methods/methods.hpp>
+#include <liebatch/methods/symplectic.hpp>
 
 #include <liebatch/ensemble/cuda.cuh>
 #include "gpu_run.hpp"
@@ -11,9 +12,12 @@ namespace lb::cli {
 template <class Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_on_gpu(const Ensemble<Model>& e, const RunOptions& o, const RunSpec& s) {
   using T = typename Ensemble<Model>::T;
+  // A symplectic method's kernels exist for the models on T*SO(3) only (the study refused the
+  // others before this, naming both).
 #define LB_CLI_GPU_RUN(m)                                                                                \
-  if (s.method == #m)                                                                                    \
-    return with_section<T>(s, [&](const auto& sec) { return cuda::run_gpu<methods::m>(e, o, sec); });
+  if constexpr (MethodFor<methods::m, Model>)                                                            \
+    if (s.method == #m)                                                                                  \
+      return with_section<T>(s, [&](const auto& sec) { return cuda::run_gpu<methods::m>(e, o, sec); });
   LB_CLI_GPU_METHODS(LB_CLI_GPU_RUN)
 #undef LB_CLI_GPU_RUN
   throw std::runtime_error("device 'gpu': " + gpu_method_missing(s.method));

@@ -159,6 +159,7 @@ template <class Entry> class Runner final : public ModelRunner {
     auto cv = [](const std::vector<T>& x) { return std::vector<double>(x.begin(), x.end()); };
     b.size = a.size; b.dim = a.dim; b.nobs = a.nobs; b.samples = a.samples;
     b.y = cv(a.y); b.t = cv(a.t); b.steps = a.steps; b.rejected = a.rejected; b.status = a.status;
+    b.iterations = a.iterations; b.iterations_max = a.iterations_max;
     b.sample_t = cv(a.sample_t); b.sample_y = cv(a.sample_y); b.sample_obs = cv(a.sample_obs);
     b.device = a.device;
     b.hit_member = a.hit_member; b.hit_index = a.hit_index; b.hit_t = cv(a.hit_t); b.hit_y = cv(a.hit_y);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "plot.hpp"
@@ -64,6 +65,9 @@ int ensemble_command(const Options& opt, Command c) {
   Progress progress(poincare ? "poincare" : "run", opt.quiet);
   std::vector<std::uint8_t> status;
   long steps = 0, rejected = 0, hits = 0, lost = 0;
+  // An implicit method's Newton iterations: members' means (their mean and largest), most in one step.
+  double newton_sum = 0, newton_worst = 0;
+  long newton_most = 0;
   Drift drift;
   Series scatter{"hits", {}, {}};
   int px = st.plot_x, py = st.plot_y;
@@ -81,6 +85,12 @@ int ensemble_command(const Options& opt, Command c) {
     ran_on = r.out.device;
     status.insert(status.end(), r.out.status.begin(), r.out.status.end());
     for (std::size_t i = 0; i < r.out.size; ++i) { steps += r.out.steps[i]; rejected += r.out.rejected[i]; }
+    for (std::size_t i = 0; i < r.out.iterations.size(); ++i) {
+      const double m = newton_mean(r.out, i, st.run.adaptive);
+      newton_sum += m;
+      newton_worst = std::max(newton_worst, m);
+      newton_most = std::max<long>(newton_most, r.out.iterations_max[i]);
+    }
     hits += long(r.out.hit_t.size());
     lost += r.out.total_lost_hits();
     if (r.out.samples >= 2) drift.add(r.out);
@@ -101,6 +111,12 @@ int ensemble_command(const Options& opt, Command c) {
               << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
               << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall
               << " s (" << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
+    if (newton_most > 0) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  Newton iterations per step: mean %.2f (largest member mean %.2f), at most %ld in one step\n",
+                    newton_sum / double(n), newton_worst, newton_most);
+      std::cout << line;
+    }
     if (poincare)
       std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
     std::cout << "  device: " << where.text << "\n  output: " << w.path() << "\n";

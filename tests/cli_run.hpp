@@ -56,6 +56,8 @@ struct H5 {
   ~H5() {
     if (f >= 0) H5Fclose(f);
   }
+  /// Whether a dataset or group exists at `path` (its parent must exist).
+  bool exists(const std::string& path) const { return H5Lexists(f, path.c_str(), H5P_DEFAULT) > 0; }
   std::vector<hsize_t> shape(const std::string& path) const {
     const hid_t d = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
     if (d < 0) return {};
@@ -77,9 +79,11 @@ struct H5 {
   }
   std::vector<double> doubles(const std::string& p) const { return read<double>(p, H5T_NATIVE_DOUBLE); }
   std::vector<long> longs(const std::string& p) const { return read<long>(p, H5T_NATIVE_LONG); }
-  std::string attr(const std::string& name) const {
-    if (H5Aexists(f, name.c_str()) <= 0) return "";
-    const hid_t a = H5Aopen(f, name.c_str(), H5P_DEFAULT);
+  /// Attribute `name` of the file, or of the object at `object`; "" when absent.
+  std::string attr(const std::string& name) const { return attr(".", name); }
+  std::string attr(const std::string& object, const std::string& name) const {
+    if (H5Aexists_by_name(f, object.c_str(), name.c_str(), H5P_DEFAULT) <= 0) return "";
+    const hid_t a = H5Aopen_by_name(f, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
     const hid_t t = H5Aget_type(a);
     std::string s(H5Tget_size(t), '\0');
     H5Aread(a, t, s.data());

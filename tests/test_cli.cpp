@@ -3,6 +3,7 @@
 // of bad input refused with its message, a non-zero exit and no output file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hdf5.h>
@@ -229,6 +231,29 @@ TEST(Cli, SymplecticMethodsServeTheirModelsAndRefuseOthers) {
   EXPECT_NEAR(order[1], 1, 0.15);
   EXPECT_NEAR(order[2], 2, 0.15);
   std::printf("observed orders: slgi_half %.3f, slgi0 %.3f, hp_sv_exp %.3f\n", order[0], order[1], order[2]);
+  // A run reports each member's Newton iterations (mean per step and the most in one step), in
+  // the file and, summed up, on the console; an explicit method's run has neither.
+  const auto top = s.file("top.json", R"({"model": {"name": "heavy_top_spatial", "preset": "bruls_cardona"}, "method": "slgi_half",
+    "time": {"t1": 1}, "step": {"h": 0.01}, "initial": {"ensemble": {"count": 16, "sampler": "sobol", "seed": 1, "scale": 0.05}}})");
+  const auto r = liebatch(s, "run " + top + " -o " + s.path("top.h5"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Newton iterations per step: mean "), std::string::npos) << r.out;
+  H5 h(s.path("top.h5"));
+  const auto mean = h.doubles("final/newton_mean");
+  const auto most = h.longs("final/newton_max");
+  ASSERT_EQ(mean.size(), 16u);
+  ASSERT_EQ(most.size(), 16u);
+  for (std::size_t i = 0; i < mean.size(); ++i) {
+    EXPECT_GE(mean[i], 1.0) << i;
+    EXPECT_LE(mean[i], double(most[i])) << i;
+    EXPECT_LE(most[i], 8) << i;
+  }
+  EXPECT_EQ(h.attr("final/newton_mean", "meaning"), "Newton iterations per step attempt");
+  const auto x = liebatch(s, "run " + s.file("x.json", R"({"model": {"name": "heavy_top_spatial", "preset": "bruls_cardona"},
+    "method": "rkmk4", "time": {"t1": 0.1}, "step": {"h": 0.01}})") + " -o " + s.path("x.h5"));
+  ASSERT_EQ(x.status, 0) << x.err;
+  EXPECT_EQ(x.out.find("Newton"), std::string::npos) << x.out;
+  EXPECT_FALSE(H5(s.path("x.h5")).exists("final/newton_mean"));
   const auto bad = liebatch(s, "run " + s.file("b.json", R"({"model": {"name": "heavy_top"}, "method": "slgi_half", "time": {"t1": 1},
     "step": {"h": 0.01}})") + " -o " + s.path("b.h5"));
   EXPECT_EQ(bad.status, 2);
@@ -342,6 +367,27 @@ double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
   return d;
 }
 
+/// The methods of `liebatch list methods`, in its order, each with whether it is marked [gpu]
+/// (has GPU kernels in this build).
+std::vector<std::pair<std::string, bool>> listed_methods(const std::string& list) {
+  std::vector<std::pair<std::string, bool>> v;
+  std::istringstream lines(list);
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(": order ");
+    if (colon != std::string::npos) v.emplace_back(line.substr(2, colon - 2), line.find("[gpu]") != std::string::npos);
+  }
+  return v;
+}
+
+/// The observed orders of the converge study `cfg` run on the GPU, its exit status and device checked.
+std::vector<double> converge_on_gpu(const Scratch& s, const std::string& cfg) {
+  const auto cv = liebatch(s, "converge " + cfg + " --device gpu -o " + s.path("cv.h5"));
+  EXPECT_EQ(cv.status, 0) << cv.err;
+  H5 h(s.path("cv.h5"));
+  EXPECT_EQ(h.attr("device"), "gpu (requested)");
+  return h.doubles("converge/observed_order");
+}
+
 TEST(Cli, GpuPathAgreesWithTheCpuOrIsRefusedWithItsReason) {
   Scratch s("gpu");
   const std::string top = s.file("top.json", R"({
@@ -352,12 +398,7 @@ TEST(Cli, GpuPathAgreesWithTheCpuOrIsRefusedWithItsReason) {
   const auto list = liebatch(s, "list methods");
   ASSERT_EQ(list.status, 0);
   std::string missing, cpu_only;
-  std::istringstream lines(list.out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto colon = line.find(": order ");
-    if (colon == std::string::npos) continue;
-    const std::string name = line.substr(2, colon - 2);
-    const bool gpu = line.find("[gpu]") != std::string::npos;
+  for (const auto& [name, gpu] : listed_methods(list.out)) {
     if (!gpu && cpu_only.empty()) cpu_only = name;
     if (!gpu && (name == "rkmk4" || name == "cf4" || name == "rkmk54")) missing += " " + name;
   }
@@ -435,17 +476,62 @@ TEST(Cli, GpuPathAgreesWithTheCpuOrIsRefusedWithItsReason) {
   EXPECT_EQ(v.status, 0) << v.out << v.err;
   EXPECT_EQ(H5(s.path("v.h5")).attr("validate_result"), "pass");
   EXPECT_EQ(H5(s.path("v.h5")).attr("validate_reference_device").rfind("gpu, ", 0), 0u) << "the reference ran on the GPU";
-  const auto cv = liebatch(s, "converge " + s.file("cv.json", R"({
+  const auto order = converge_on_gpu(s, s.file("cv.json", R"({
     "model": {"name": "heavy_top"}, "time": {"t1": 1},
     "initial": {"state": [0.5, 1, 2, 0.19518001458970666, 0.09759000729485333, 0.9759000729485332]},
-    "converge": {"methods": ["rkmk4", "cf4"], "steps": {"h0": 0.05, "factor": 0.5, "count": 4}}})") +
-                                 " --device gpu -o " + s.path("cv.h5"));
-  ASSERT_EQ(cv.status, 0) << cv.err;
-  EXPECT_EQ(H5(s.path("cv.h5")).attr("device"), "gpu (requested)");
-  const auto order = H5(s.path("cv.h5")).doubles("converge/observed_order");
+    "converge": {"methods": ["rkmk4", "cf4"], "steps": {"h0": 0.05, "factor": 0.5, "count": 4}}})"));
   ASSERT_EQ(order.size(), 2u);
   EXPECT_NEAR(order[0], 4, 0.2);
   EXPECT_NEAR(order[1], 4, 0.2);
+}
+
+TEST(Cli, GpuPathRunsTheSymplecticMethodsAsTheCpu) {
+  // The symplectic methods' kernels are in the command line when LIEBATCH_CLI_GPU_METHODS names
+  // them (not by default: each adds minutes of nvcc). Those compiled run, validate and converge
+  // on the GPU as the explicit methods do.
+  Scratch s("symplectic_gpu");
+  const std::string why = lb::gpu_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << "the symplectic methods' GPU path not run: " << why;
+  const auto list = liebatch(s, "list methods");
+  ASSERT_EQ(list.status, 0);
+  std::vector<std::string> gpu;
+  for (const auto& [name, marked] : listed_methods(list.out))
+    if (marked && (name.rfind("slgi", 0) == 0 || name.rfind("hp_sv", 0) == 0)) gpu.push_back(name);
+  if (std::find(gpu.begin(), gpu.end(), "slgi_half") == gpu.end() || std::find(gpu.begin(), gpu.end(), "hp_sv_exp") == gpu.end())
+    GTEST_SKIP() << "no GPU kernels for slgi_half and hp_sv_exp in this build (add them to LIEBATCH_CLI_GPU_METHODS)";
+  // 64 Brüls–Cardona tops (150 rad/s), 200 steps of h = 0.01, one Newton solve per member-step.
+  // The bound is validate's, 100·steps·ε: Newton stops at the same iterate on both devices unless
+  // the last update's round-off differs, which moves the state by round-off only.
+  for (const auto& m : gpu) {
+    const std::string cfg = s.file(m + ".json", R"({"model": {"name": "heavy_top_spatial", "preset": "bruls_cardona"}, "method": ")" + m +
+                                                    R"(", "time": {"t1": 2}, "step": {"h": 0.01}, "outputs": {"samples": 3},
+      "initial": {"ensemble": {"count": 64, "sampler": "sobol", "seed": 5, "scale": 0.05}}})");
+    const auto c = liebatch(s, "run " + cfg + " --device cpu -o " + s.path(m + "_c.h5"));
+    const auto g = liebatch(s, "run " + cfg + " --device gpu -o " + s.path(m + "_g.h5"));
+    ASSERT_EQ(c.status, 0) << m << c.err;
+    ASSERT_EQ(g.status, 0) << m << g.err;
+    H5 hc(s.path(m + "_c.h5")), hg(s.path(m + "_g.h5"));
+    EXPECT_EQ(hg.attr("device"), "gpu (requested)");
+    const double bound = 100 * 200 * 2.220446049250313e-16;
+    const double d = max_rel(hg.doubles("final/y"), hc.doubles("final/y"));
+    EXPECT_LE(d, bound) << m;
+    EXPECT_LE(max_rel(hg.doubles("samples/y"), hc.doubles("samples/y")), bound) << m;
+    EXPECT_EQ(hg.read<unsigned char>("final/status", H5T_NATIVE_UCHAR), hc.read<unsigned char>("final/status", H5T_NATIVE_UCHAR)) << m;
+    EXPECT_EQ(hg.longs("final/steps"), hc.longs("final/steps")) << m;
+    std::printf("%s: GPU within %.2e of the CPU (bound %.1e)\n", m.c_str(), d, bound);
+  }
+  const auto v = liebatch(s, "validate " + s.file("v.json", R"({
+    "model": {"name": "rigid_body_attitude"}, "method": "hp_sv_exp", "time": {"t1": 1}, "step": {"h": 0.01},
+    "initial": {"ensemble": {"count": 128, "sampler": "box", "seed": 3, "scale": 0.5}, "state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 1, 2]},
+    "validate": {"against": "gpu"}})") + " -o " + s.path("v.h5"));
+  EXPECT_EQ(v.status, 0) << v.out << v.err;
+  EXPECT_EQ(H5(s.path("v.h5")).attr("validate_result"), "pass");
+  const std::string state = R"("initial": {"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 1, 2]})";
+  const auto order = converge_on_gpu(s, s.file("cv.json", R"({"model": {"name": "heavy_top_spatial"}, "time": {"t1": 1}, )" + state +
+                                                        R"(, "converge": {"methods": ["slgi_half", "hp_sv_exp"], "steps": {"h0": 0.02, "factor": 0.5, "count": 4}}})"));
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_NEAR(order[0], 2, 0.15);
+  EXPECT_NEAR(order[1], 2, 0.15);
 }
 
 }  // namespace

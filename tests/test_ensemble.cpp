@@ -24,6 +24,8 @@ void expect_identical(const Out& a, const Out& b) {
   EXPECT_TRUE(same(a.steps, b.steps));
   EXPECT_TRUE(same(a.rejected, b.rejected));
   EXPECT_TRUE(same(a.status, b.status));
+  EXPECT_TRUE(same(a.iterations, b.iterations));
+  EXPECT_TRUE(same(a.iterations_max, b.iterations_max));
   EXPECT_TRUE(same(a.sample_t, b.sample_t));
   EXPECT_TRUE(same(a.sample_y, b.sample_y));
   EXPECT_TRUE(same(a.sample_obs, b.sample_obs));

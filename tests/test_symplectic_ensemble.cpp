@@ -47,14 +47,25 @@ lb::Ensemble<Model> tops(const Model& m, const typename Model::space::point& y0,
   return e;
 }
 
-/// Member i's state after `steps` single-trajectory steps of Method.
-template <class Method, class Model>
-typename Model::space::point stepped(const Model& m, const lb::Ensemble<Model>& e, std::size_t i, double h, int steps) {
-  using P = typename Model::space::point;
+/// Member i after `steps` single-trajectory steps of Method: its state, and its Newton iterations
+/// summed and the most in one step.
+template <class P> struct Stepped {
   P y;
-  for (int d = 0; d < P::size; ++d) y[d] = e.y0[std::size_t(d) * e.size + i];
-  for (int k = 0; k < steps; ++k) y = Method::step(m, h * k, y, h).y;
-  return y;
+  long iterations = 0;
+  int most = 0;
+};
+template <class Method, class Model>
+Stepped<typename Model::space::point> stepped(const Model& m, const lb::Ensemble<Model>& e, std::size_t i, double h, int steps) {
+  using P = typename Model::space::point;
+  Stepped<P> s;
+  for (int d = 0; d < P::size; ++d) s.y[d] = e.y0[std::size_t(d) * e.size + i];
+  for (int k = 0; k < steps; ++k) {
+    const auto r = Method::step(m, h * k, s.y, h);
+    s.y = r.y;
+    s.iterations += r.iterations;
+    s.most = std::max(s.most, r.iterations);
+  }
+  return s;
 }
 
 template <class Method, class Model> void equals_single_trajectory(const Model& m, const typename Model::space::point& y0) {
@@ -66,11 +77,19 @@ template <class Method, class Model> void equals_single_trajectory(const Model& 
   o.threads = 2;
   const auto out = lb::run_cpu<Method>(e, o);
   EXPECT_NE(out.device.find("one member per thread"), std::string::npos) << out.device;
+  ASSERT_EQ(out.iterations.size(), e.size);
+  ASSERT_EQ(out.iterations_max.size(), e.size);
   for (std::size_t i = 0; i < e.size; ++i) {
     ASSERT_EQ(out.status[i], std::uint8_t(lb::Status::ok)) << i;
     EXPECT_EQ(out.steps[i], steps);
-    const P y = stepped<Method>(m, e, i, h, steps);
-    for (int d = 0; d < P::size; ++d) ASSERT_EQ(out.y[std::size_t(d) * e.size + i], y[d]) << "member " << i << ", component " << d;
+    const auto s = stepped<Method>(m, e, i, h, steps);
+    for (int d = 0; d < P::size; ++d) ASSERT_EQ(out.y[std::size_t(d) * e.size + i], s.y[d]) << "member " << i << ", component " << d;
+    // The engine counts each member's Newton iterations as its steps took them; every solve of
+    // these runs converges within 8 ([the solver bound]) and takes at least one update.
+    EXPECT_EQ(out.iterations[i], s.iterations) << i;
+    EXPECT_EQ(out.iterations_max[i], s.most) << i;
+    EXPECT_GE(out.iterations[i], steps) << i;
+    EXPECT_LE(out.iterations_max[i], 8) << i;
   }
 }
 
@@ -86,6 +105,15 @@ TEST(SymplecticEnsemble, EveryMemberIsTheSingleTrajectoryStepsBitwise) {
   const lb::RigidBodyAttitude<double> rb{{lb::vec3(2.0, 1.0, 2.0 / 3.0)}};
   equals_single_trajectory<lb::methods::slgi1>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
   equals_single_trajectory<lb::methods::hp_sv_cay>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
+}
+
+TEST(SymplecticEnsemble, ExplicitMethodsCountNoIterations) {
+  using M = lb::HeavyTopSpatial<double>;
+  const auto top = lb::HeavyTop<double>::bruls_cardona();
+  const auto e = tops(M{top}, M::from_body(lb::Mat3<double>::identity(), top.bruls_cardona_initial().seg<0, 3>()), 8, 0.01, 0.1);
+  const auto out = lb::run_cpu<lb::methods::rkmk4>(e, lb::RunOptions{});
+  EXPECT_TRUE(out.iterations.empty());
+  EXPECT_TRUE(out.iterations_max.empty());
 }
 
 // The engine's Störmer–Verlet goes through the state's spatial momentum (ν = Qᵀμ, μ = Qν) and
@@ -160,12 +188,15 @@ template <class Method> void failed_solve_ends_that_member_alone() {
     if (i == bad) {
       EXPECT_EQ(out.status[i], std::uint8_t(lb::Status::nonlinear_solve_failed));
       EXPECT_EQ(out.steps[i], 0);
+      EXPECT_GT(out.iterations[i], 0) << "the failed solve's iterations are counted";
       EXPECT_EQ(out.t[i], 0.0);
       for (int d = 0; d < 12; ++d) EXPECT_EQ(out.y[std::size_t(d) * e.size + i], e.y0[std::size_t(d) * e.size + i]);
       continue;
     }
     EXPECT_EQ(out.status[i], std::uint8_t(lb::Status::ok)) << i;
     EXPECT_EQ(out.steps[i], ref.steps[i]);
+    EXPECT_EQ(out.iterations[i], ref.iterations[i]);
+    EXPECT_EQ(out.iterations_max[i], ref.iterations_max[i]);
     for (int d = 0; d < 12; ++d) ASSERT_EQ(out.y[std::size_t(d) * e.size + i], ref.y[std::size_t(d) * e.size + i]) << i;
   }
 }

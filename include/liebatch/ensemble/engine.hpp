@@ -60,10 +60,11 @@ template <class B, class Model, class Section>
 using ChunkLaunch = void (*)(const B&, const engine::ChunkInputs<Model, Section>&, bool, const std::function<void(std::size_t)>&);
 
 /// The engine's host side for one model and section: batches, buffers, chunks, samples, hits.
-/// `embedded`: whether the method has an embedded pair; `chunk` launches its steps.
+/// `embedded`: whether the method has an embedded pair; `implicit`: whether it counts Newton
+/// iterations; `chunk` launches its steps.
 template <Backend B, class Model, class Section>
 EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e, const RunOptions& opt, const Section& section,
-                                                       bool embedded, ChunkLaunch<B, Model, Section> chunk) {
+                                                       bool embedded, bool implicit, ChunkLaunch<B, Model, Section> chunk) {
   using namespace engine;
   const B b(opt);
   using E = Ensemble<Model>;
@@ -77,6 +78,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   const std::size_t n = e.size;
   EnsembleOutput<T> out;
   out.allocate(n, dim, nobs, e.samples);
+  if (implicit) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
   out.device = b.name();
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.samples > 0 ? plan.per_chunk + 1 : 0;
@@ -85,8 +87,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
 
   // Batch size: what fits in 70 % of the free memory.
   const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
-                                 (7 + std::size_t(hit_slots)) * sizeof(long) +
-                                 sizeof(int) + 1 + sizeof(double) + sizeof(Model) + sizeof(StepControl<T>) + 2 * sizeof(T);
+                                 (8 + std::size_t(hit_slots)) * sizeof(long) +
+                                 2 * sizeof(int) + 1 + sizeof(double) + sizeof(Model) + sizeof(StepControl<T>) + 2 * sizeof(T);
   std::size_t batch = std::min(n, std::max<std::size_t>(1, b.free_memory() / 10 * 7 / per_member));
   if (opt.gpu_batch > 0) batch = std::min(batch, opt.gpu_batch);
 
@@ -97,6 +99,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     buffer<B, long> j(nb), steps(nb), rejected(nb);
     buffer<B, int> sample(nb);
     buffer<B, std::uint8_t> status(nb);
+    buffer<B, long> iterations(implicit ? nb : 0);
+    buffer<B, int> iterations_max(implicit ? nb : 0);
     buffer<B, T> st(std::size_t(slots) * nb), sy(std::size_t(slots) * dim * nb), so(std::size_t(slots) * nobs * nb);
     buffer<B, double> done(nb);
     buffer<B, long> found(sections ? nb : 0), hits(sections ? nb : 0), lost(sections ? nb : 0), suspects(sections ? nb : 0),
@@ -109,7 +113,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     const detail::DeviceMember<B, StepControl<T>> ctl(e.control, b0, nb);
     const detail::DeviceMember<B, Model> models(e.model, b0, nb);
     const StateView<P> view{nb, B::raw(y), B::raw(t), B::raw(h), B::raw(j), B::raw(steps), B::raw(rejected),
-                            B::raw(sample), B::raw(status)};
+                            B::raw(sample), B::raw(status), implicit ? B::raw(iterations) : nullptr,
+                            implicit ? B::raw(iterations_max) : nullptr};
     b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
     b.synchronize("start kernel");
 
@@ -180,6 +185,10 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     b.copy(steps.begin(), steps.end(), out.steps.begin() + b0);
     b.copy(rejected.begin(), rejected.end(), out.rejected.begin() + b0);
     b.copy(status.begin(), status.end(), out.status.begin() + b0);
+    if (implicit) {
+      b.copy(iterations.begin(), iterations.end(), out.iterations.begin() + b0);
+      b.copy(iterations_max.begin(), iterations_max.end(), out.iterations_max.begin() + b0);
+    }
     if constexpr (sections) {
       b.copy(hits.begin(), hits.end(), out.hits.begin() + b0);
       b.copy(lost.begin(), lost.end(), out.lost_hits.begin() + b0);
@@ -199,7 +208,7 @@ template <Backend B, class Method, class Model, class Section = NoSection>
   requires MethodFor<Method, Model> && SectionFor<Section, Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e, const RunOptions& opt,
                                                         const Section& section = {}) {
-  return detail::run_engine<B, Model, Section>(e, opt, section, Method::order_hat > 0,
+  return detail::run_engine<B, Model, Section>(e, opt, section, Method::order_hat > 0, method_implicit<Method>(),
                                                &detail::launch_chunk<B, Method, Model, Section>);
 }
 

@@ -89,6 +89,8 @@ template <class T> struct EnsembleOutput {
   std::vector<T> t;                  ///< time reached
   std::vector<long> steps, rejected; ///< accepted steps and rejected attempts
   std::vector<std::uint8_t> status;  ///< lb::Status per member
+  std::vector<long> iterations;      ///< implicit methods: Newton iterations per member, every attempt's (else empty)
+  std::vector<int> iterations_max;   ///< implicit methods: the most of one attempt per member (else empty)
   std::vector<T> sample_t;           ///< [k·size + i]
   std::vector<T> sample_y;           ///< [(k·dim + d)·size + i]
   std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]

@@ -25,18 +25,23 @@ template <class P> struct StateView {
   long *j, *steps, *rejected;
   int* sample;
   std::uint8_t* status;
+  long* iterations;     ///< null unless the method is implicit
+  int* iterations_max;  ///< null unless the method is implicit
 
   LB_HD Trajectory<P> load(std::size_t i) const {
     Trajectory<P> s;
     for (int d = 0; d < P::size; ++d) s.y[d] = y[d * n + i];
     s.t = t[i]; s.h = h[i]; s.j = j[i]; s.steps = steps[i]; s.rejected = rejected[i]; s.sample = sample[i];
     s.status = Status(status[i]);
+    s.iterations = iterations ? iterations[i] : 0;
+    s.iterations_max = iterations ? iterations_max[i] : 0;
     return s;
   }
   LB_HD void store(std::size_t i, const Trajectory<P>& s) const {
     for (int d = 0; d < P::size; ++d) y[d * n + i] = s.y[d];
     t[i] = s.t; h[i] = s.h; j[i] = s.j; steps[i] = s.steps; rejected[i] = s.rejected; sample[i] = s.sample;
     status[i] = std::uint8_t(s.status);
+    if (iterations) iterations[i] = s.iterations, iterations_max[i] = s.iterations_max;
   }
 };
 

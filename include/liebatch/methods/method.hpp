@@ -26,4 +26,11 @@ template <class M> constexpr bool method_packs() {
   else return true;
 }
 
+/// Whether M is implicit: its steps solve with Newton and report StepResult::iterations, which the
+/// engine sums per member (`static constexpr bool implicit = true;`).
+template <class M> constexpr bool method_implicit() {
+  if constexpr (requires { M::implicit; }) return M::implicit;
+  else return false;
+}
+
 }  // namespace lb

@@ -183,6 +183,7 @@ template <int num, int den> struct SLGI {
   static constexpr int order_hat = 0;
   static constexpr int stages = 1;
   static constexpr bool packs = false;
+  static constexpr bool implicit = true;
 
   template <CotangentModel Model>
   LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
@@ -193,7 +194,7 @@ template <int num, int den> struct SLGI {
     const Vec3<T> mu0 = Model::mu(y);
     const auto r = slgi_step(model, Q0, mu0, h, T(num) / T(den), slgi_guess(model, Q0, mu0, h));
     const bool ok = r.status == Status::ok;
-    return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok};
+    return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
   template <class T>
   LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T,
@@ -201,7 +202,7 @@ template <int num, int den> struct SLGI {
     using M = HeavyTopQuadratic<T>;
     const Vec6<T> guess = slgi_guess(kk_block(model, M::p(y)), M::Q(y), M::pi(y), h);
     const auto r = slgikk_step(model, y, h, T(num) / T(den), guess);
-    return {r.y, M::point::zero(), false, r.status != Status::ok};
+    return {r.y, M::point::zero(), false, r.status != Status::ok, r.iterations};
   }
 };
 

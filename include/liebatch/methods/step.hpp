@@ -43,12 +43,14 @@ constexpr const char* status_name(std::uint8_t code) {
 
 /// Result of one step from yₙ: the new point, an error estimate in embedding coordinates (zero
 /// for methods without an embedded pair), whether dexp⁻¹ was evaluated in its singular range, and
-/// whether an implicit method's solve failed (y is then yₙ; explicit methods leave it false).
+/// whether an implicit method's solve failed (y is then yₙ; explicit methods leave it false) and
+/// the Newton iterations it took (explicit methods: 0).
 template <class P> struct StepResult {
   P y;
   P err;
   mask_t<typename P::scalar> singular;      ///< per lane for a pack of members
   mask_t<typename P::scalar> failed = false;  ///< Status::nonlinear_solve_failed
+  int iterations = 0;                         ///< Newton iterations (implicit methods, never on packs)
 };
 
 }  // namespace lb

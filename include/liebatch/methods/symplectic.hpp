@@ -26,6 +26,7 @@ template <class Tau> struct HPSV {
   static constexpr int order_hat = 0;
   static constexpr int stages = 1;
   static constexpr bool packs = false;
+  static constexpr bool implicit = true;
 
   template <BodyTorqueModel Model>
   LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
@@ -41,7 +42,7 @@ template <class Tau> struct HPSV {
     const Vec3<T> nu0 = (T(1) / dot(c0, c12)) * vec3(dot(c12, mu), dot(cross(c2, c0), mu), dot(cross(c0, c1), mu));
     const HpResult<T> r = hp_sv_step<Tau>(model, Q0, nu0, model.body_torque(Q0), h, hp_guess(model.body_inertia(), nu0));
     const bool ok = r.status == Status::ok;
-    return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok};
+    return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
 };
 

@@ -42,6 +42,8 @@ template <class P> struct Trajectory {
   lanes_t<T, long> rejected;     ///< rejected attempts
   lanes_t<T, int> sample;        ///< index of the next output sample
   lanes_t<T, Status> status;
+  lanes_t<T, long> iterations;   ///< implicit methods: Newton iterations of every attempt, summed
+  lanes_t<T, int> iterations_max;  ///< implicit methods: the most of one attempt
 };
 
 /// Output grid: n samples at t₀ + k(t₁ − t₀)/(n − 1), k = 0 … n−1 (t₁ exactly for the last);
@@ -73,7 +75,7 @@ LB_HD typename P::scalar error_norm(const P& err, const P& y0, const P& y1, type
 
 /// A trajectory at t₀ from y₀, its first sample (k = 0, at t₀) already due.
 template <class P> LB_HD Trajectory<P> start(const P& y0, typename P::scalar t0, typename P::scalar h0) {
-  Trajectory<P> s{y0, t0, h0, 0, 0, 0, 0, Status::running};
+  Trajectory<P> s{y0, t0, h0, 0, 0, 0, 0, Status::running, 0, 0};
   lb::set_where(!all_finite(y0), s.status, Status::nonfinite);
   return s;
 }
@@ -140,6 +142,16 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   auto status_where = [&](const M& where, Status v) {
     if (lb::any(where)) lb::set_where(where, s.status, v);
   };
+  // An implicit step's Newton iterations, counted for the live member (implicit methods never run
+  // on packs, and explicit ones skip this at compile time).
+  auto count = [&](const M& live, int iterations) {
+    if constexpr (method_implicit<Method>() && !packed) {
+      if (live) {
+        s.iterations += iterations;
+        s.iterations_max = iterations > s.iterations_max ? iterations : s.iterations_max;
+      }
+    }
+  };
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
   long attempts = 0;
   for (;; ++attempts) {
@@ -164,6 +176,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const T target = lb::select(to_grid, grid, stop);
       const T hh = lb::select(live, lb::select(to_grid && on_grid, c.h, target - s.t), T(0));  // idle lanes: h = 0
       const auto r = Method::step(model, s.t, s.y, hh);
+      count(live, r.iterations);
       const M singular = live && r.singular;
       const M failed = live && !singular && r.failed;
       const M nonfinite = live && !singular && !failed && !all_finite(r.y);
@@ -196,6 +209,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const M shortened = !(s.t + s.h < stop);
       const T hh = lb::select(live, lb::select(shortened, stop - s.t, s.h), T(0));
       const auto r = Method::step(model, s.t, s.y, hh);
+      count(live, r.iterations);
       const M finite = all_finite(r.y) && all_finite(r.err);
       const M good = finite && !r.singular && !r.failed;  // a failed solve is rejected: the step shrinks
       const T e = lb::select(good, error_norm(r.err, s.y, r.y, c.atol, c.rtol), T(0));
