@@ -17,7 +17,7 @@ mode=${1:?usage: gpu_checks.sh stage BUILD | tests | bench}
 
 gpu_tests=(test_core_device test_ensemble_gpu test_statistics_gpu test_sampling_gpu)
 benches=(bench_flop_count bench_cpu_throughput bench_pendulum_scaling bench_lie_vs_classical bench_lorenz_cpu
-         bench_pack_step bench_engine_packs bench_throughput bench_lorenz)
+         bench_pack_step bench_engine_packs bench_symplectic_cost bench_throughput bench_lorenz)
 
 if [[ $mode == stage ]]; then
   build=${2:?stage needs the build directory}
