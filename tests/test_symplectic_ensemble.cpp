@@ -47,7 +47,8 @@ lb::Ensemble<Model> tops(const Model& m, const typename Model::space::point& y0,
   return e;
 }
 
-/// Member i after `steps` single-trajectory steps of Method: its state, and its Newton iterations
+/// Member i after `steps` single-trajectory steps of Method, each solve started from the last one's
+/// solution (warm; cold: from the method's explicit guess): its state, and its Newton iterations
 /// summed and the most in one step.
 template <class P> struct Stepped {
   P y;
@@ -55,12 +56,14 @@ template <class P> struct Stepped {
   int most = 0;
 };
 template <class Method, class Model>
-Stepped<typename Model::space::point> stepped(const Model& m, const lb::Ensemble<Model>& e, std::size_t i, double h, int steps) {
+Stepped<typename Model::space::point> stepped(const Model& m, const lb::Ensemble<Model>& e, std::size_t i, double h, int steps,
+                                              bool warm = true) {
   using P = typename Model::space::point;
   Stepped<P> s;
   for (int d = 0; d < P::size; ++d) s.y[d] = e.y0[std::size_t(d) * e.size + i];
+  lb::Vec<double, Method::warm> w{};
   for (int k = 0; k < steps; ++k) {
-    const auto r = Method::step(m, h * k, s.y, h);
+    const auto r = warm ? Method::step(m, h * k, s.y, h, w, k > 0) : Method::step(m, h * k, s.y, h);
     s.y = r.y;
     s.iterations += r.iterations;
     s.most = std::max(s.most, r.iterations);
@@ -105,6 +108,44 @@ TEST(SymplecticEnsemble, EveryMemberIsTheSingleTrajectoryStepsBitwise) {
   const lb::RigidBodyAttitude<double> rb{{lb::vec3(2.0, 1.0, 2.0 / 3.0)}};
   equals_single_trajectory<lb::methods::slgi1>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
   equals_single_trajectory<lb::methods::hp_sv_cay>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
+}
+
+// The warm start: each solve from the explicit guess corrected by the previous step's correction
+// (what the solve added to that step's guess), instead of the explicit guess alone. The map is the
+// same to Newton's tolerance, and the solves take up to one iteration fewer (measured on 16
+// Brüls–Cardona tops, 300 steps; per step, warm / cold, h = 0.01, 0.003, 0.001: SLGI ½ 5.00/5.53,
+// 4.00/4.98, 4.00/4.00; HP-SV exp 5.82/5.73, 4.37/5.00, 4.00/4.00; Cayley 5.93/6.54, 5.00/5.00,
+// 4.00/4.62). The previous solution itself is a worse guess than the explicit one (SLGI 5.66 at
+// h = 0.01): it lags by a step. Returns the iterations saved per step.
+template <class Method> double warm_start_saving(double h) {
+  using M = lb::HeavyTopSpatial<double>;
+  const auto top = lb::HeavyTop<double>::bruls_cardona();
+  const M m{top};
+  const int steps = 300;
+  const auto e = tops(m, M::from_body(lb::Mat3<double>::identity(), top.bruls_cardona_initial().seg<0, 3>()), 16, h, h * steps);
+  const auto out = lb::run_cpu<Method>(e, lb::RunOptions{});
+  long warm = 0, cold = 0;
+  double dy = 0;
+  for (std::size_t i = 0; i < e.size; ++i) {
+    EXPECT_EQ(out.status[i], std::uint8_t(lb::Status::ok)) << i;
+    const auto c = stepped<Method>(m, e, i, h, steps, false);
+    warm += out.iterations[i];
+    cold += c.iterations;
+    for (int d = 0; d < 12; ++d) dy = std::max(dy, std::abs(out.y[std::size_t(d) * e.size + i] - c.y[d]) / std::max(1.0, std::abs(c.y[d])));
+  }
+  const double n = double(e.size) * steps;
+  std::printf("[ INFO ] h = %g: Newton iterations per step warm %.2f, cold %.2f; states apart by %.1e\n", h, double(warm) / n,
+              double(cold) / n, dy);
+  EXPECT_LE(dy, 1e-10);
+  return double(cold - warm) / n;
+}
+
+TEST(SymplecticEnsemble, WarmStartSavesNewtonIterations) {
+  for (double h : {0.01, 0.003, 0.001}) {
+    EXPECT_GE(warm_start_saving<lb::methods::slgi_half>(h), h == 0.001 ? 0.0 : 0.5) << h;
+    EXPECT_GE(warm_start_saving<lb::methods::hp_sv_exp>(h), h == 0.003 ? 0.5 : -0.1) << h;
+    EXPECT_GE(warm_start_saving<lb::methods::hp_sv_cay>(h), h == 0.003 ? 0.0 : 0.5) << h;
+  }
 }
 
 TEST(SymplecticEnsemble, ExplicitMethodsCountNoIterations) {

@@ -59,12 +59,18 @@ void launch_chunk(const B& b, const engine::ChunkInputs<Model, Section>& in, boo
 template <class B, class Model, class Section>
 using ChunkLaunch = void (*)(const B&, const engine::ChunkInputs<Model, Section>&, bool, const std::function<void(std::size_t)>&);
 
-/// The engine's host side for one model and section: batches, buffers, chunks, samples, hits.
-/// `embedded`: whether the method has an embedded pair; `implicit`: whether it counts Newton
-/// iterations; `chunk` launches its steps.
+/// What the engine's host side needs to know of a method: whether it has an embedded pair, counts
+/// Newton iterations (method_implicit), and the size of its warm start (method_warm).
+struct MethodNeeds {
+  bool embedded, implicit;
+  int warm;
+};
+
+/// The engine's host side for one model and section: batches, buffers, chunks, samples, hits;
+/// `chunk` launches the method's steps.
 template <Backend B, class Model, class Section>
 EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e, const RunOptions& opt, const Section& section,
-                                                       bool embedded, bool implicit, ChunkLaunch<B, Model, Section> chunk) {
+                                                       MethodNeeds method, ChunkLaunch<B, Model, Section> chunk) {
   using namespace engine;
   const B b(opt);
   using E = Ensemble<Model>;
@@ -72,7 +78,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   using P = typename E::space::point;
   constexpr int dim = E::dim, nobs = E::nobs;
   e.validate();
-  if (opt.adaptive && !embedded) {
+  const bool implicit = method.implicit;
+  if (opt.adaptive && !method.embedded) {
     throw std::invalid_argument("adaptive steps need a method with an embedded pair; this one has none");
   }
   const std::size_t n = e.size;
@@ -86,9 +93,10 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   const int hit_slots = sections && active(section) ? e.max_hits : 0;
 
   // Batch size: what fits in 70 % of the free memory.
-  const std::size_t per_member = sizeof(T) * (2 * dim + 3 + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
-                                 (8 + std::size_t(hit_slots)) * sizeof(long) +
-                                 2 * sizeof(int) + 1 + sizeof(double) + sizeof(Model) + sizeof(StepControl<T>) + 2 * sizeof(T);
+  const std::size_t per_member =
+      sizeof(T) * (2 * dim + 3 + std::size_t(method.warm) + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
+      (8 + std::size_t(hit_slots)) * sizeof(long) + 2 * sizeof(int) + 1 + sizeof(double) + sizeof(Model) +
+      sizeof(StepControl<T>) + 2 * sizeof(T);
   std::size_t batch = std::min(n, std::max<std::size_t>(1, b.free_memory() / 10 * 7 / per_member));
   if (opt.gpu_batch > 0) batch = std::min(batch, opt.gpu_batch);
 
@@ -101,6 +109,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     buffer<B, std::uint8_t> status(nb);
     buffer<B, long> iterations(implicit ? nb : 0);
     buffer<B, int> iterations_max(implicit ? nb : 0);
+    buffer<B, T> warm(std::size_t(method.warm) * nb);  // read only after a member's first step wrote it
     buffer<B, T> st(std::size_t(slots) * nb), sy(std::size_t(slots) * dim * nb), so(std::size_t(slots) * nobs * nb);
     buffer<B, double> done(nb);
     buffer<B, long> found(sections ? nb : 0), hits(sections ? nb : 0), lost(sections ? nb : 0), suspects(sections ? nb : 0),
@@ -114,7 +123,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     const detail::DeviceMember<B, Model> models(e.model, b0, nb);
     const StateView<P> view{nb, B::raw(y), B::raw(t), B::raw(h), B::raw(j), B::raw(steps), B::raw(rejected),
                             B::raw(sample), B::raw(status), implicit ? B::raw(iterations) : nullptr,
-                            implicit ? B::raw(iterations_max) : nullptr};
+                            implicit ? B::raw(iterations_max) : nullptr, method.warm > 0 ? B::raw(warm) : nullptr};
     b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
     b.synchronize("start kernel");
 
@@ -208,7 +217,8 @@ template <Backend B, class Method, class Model, class Section = NoSection>
   requires MethodFor<Method, Model> && SectionFor<Section, Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_batched(const Ensemble<Model>& e, const RunOptions& opt,
                                                         const Section& section = {}) {
-  return detail::run_engine<B, Model, Section>(e, opt, section, Method::order_hat > 0, method_implicit<Method>(),
+  return detail::run_engine<B, Model, Section>(e, opt, section,
+                                               {Method::order_hat > 0, method_implicit<Method>(), method_warm<Method>()},
                                                &detail::launch_chunk<B, Method, Model, Section>);
 }
 

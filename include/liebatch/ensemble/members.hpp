@@ -27,6 +27,7 @@ template <class P> struct StateView {
   std::uint8_t* status;
   long* iterations;     ///< null unless the method is implicit
   int* iterations_max;  ///< null unless the method is implicit
+  T* warm;              ///< an implicit method's warm start, [d·n + i] (null without)
 
   LB_HD Trajectory<P> load(std::size_t i) const {
     Trajectory<P> s;
@@ -135,7 +136,20 @@ template <class Method, bool adaptive, class Model, class Section> struct ChunkM
     const T t0 = a.t0v[i], t1 = a.t1v[i];
     auto record = [&](int, int k, T t, const P& y) { a.record(i, m, k, t, y); };
     auto on_hit = [&](int, T t, const P& y, bool confirmed) { a.hit(i, m, t, y, confirmed); };
-    advance<Method, adaptive>(m, s, t0, t1, a.ctl[i], a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec, on_hit);
+    auto go = [&](auto&& warm) {
+      advance<Method, adaptive>(m, s, t0, t1, a.ctl[i], a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec,
+                                on_hit, default_hit_tol<T>(), NoLaneModels{}, false, warm);
+    };
+    constexpr int k = method_warm<Method>();
+    if constexpr (k > 0) {  // the warm start travels with the member between chunks
+      const std::size_t n = a.st.n;
+      Vec<T, k> w;
+      for (int d = 0; d < k; ++d) w[d] = a.st.warm[std::size_t(d) * n + i];
+      go(w);
+      for (int d = 0; d < k; ++d) a.st.warm[std::size_t(d) * n + i] = w[d];
+    } else {
+      go(NoWarm{});
+    }
     a.st.store(i, s);
   }
 };

@@ -33,4 +33,13 @@ template <class M> constexpr bool method_implicit() {
   else return false;
 }
 
+/// Scalars an implicit method keeps of one step's solve to start the next one's (its warm start):
+/// `static constexpr int warm = k;` with a step(model, t, y, h, Vec<T, k>& w, bool have) that
+/// starts Newton from w when `have` (else from its explicit guess) and leaves its solution in w
+/// when the solve succeeds. 0: none (explicit methods).
+template <class M> constexpr int method_warm() {
+  if constexpr (requires { M::warm; }) return M::warm;
+  else return 0;
+}
+
 }  // namespace lb

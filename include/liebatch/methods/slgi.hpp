@@ -87,7 +87,7 @@ LB_HD Vec<S, 2 * Gr::dim> slgi_residual(const Model& model, const typename Gr::t
   return z - S(h) * model.cotangent_f(Gr::mul(E, Gr::template lift<S>(g0)), M);  // (16)
 }
 
-/// The explicit-Euler guess z = h f(g₀, μ₀) for a first step (later steps start from the previous z).
+/// The explicit-Euler guess z = h f(g₀, μ₀) (SLGI::step adds the previous step's correction to it).
 template <class Gr = CotangentSO3, class Model, class T>
 LB_HD Vec<T, 2 * Gr::dim> slgi_guess(const Model& model, const typename Gr::template point<T>& g0,
                                      const Vec<T, Gr::dim>& mu0, T h) {
@@ -174,34 +174,56 @@ concept CotangentModel = requires(const M& m, const typename M::space::point& y,
 };
 
 /// SLGI θ = num/den as a method of the engine and the drivers ([CCLMO22 §3.2]): fixed steps of a
-/// CotangentModel, or SLGIKK on HeavyTopQuadratic. The engine keeps nothing between steps but the
-/// point, so each solve starts from the explicit-Euler guess (slgi_guess); a failed solve returns
-/// yₙ with StepResult::failed (Status::nonlinear_solve_failed for the member). No embedded pair.
-/// Not on packs (method_packs): Newton's pivoting and exit branch per member.
+/// CotangentModel, or SLGIKK on HeavyTopQuadratic. Newton starts from the explicit-Euler guess
+/// (slgi_guess) plus the correction the previous step's solve made to its own (warm: kept as
+/// correction/h², as it is O(h²), so a shortened step scales it); a failed solve returns yₙ with
+/// StepResult::failed
+/// (Status::nonlinear_solve_failed for the member). No embedded pair. Not on packs
+/// (method_packs): Newton's pivoting and exit branch per member.
 template <int num, int den> struct SLGI {
   static constexpr int order = 2 * num == den ? 2 : 1;  ///< θ = ½ is symmetric
   static constexpr int order_hat = 0;
   static constexpr int stages = 1;
   static constexpr bool packs = false;
   static constexpr bool implicit = true;
+  static constexpr int warm = 6;  ///< (z − guess)/h² of the last solve
 
+  /// A step without a previous solution (the explicit-Euler guess).
+  template <CotangentModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar t,
+                                                             const typename Model::space::point& y,
+                                                             typename Model::space::scalar h) {
+    Vec6<typename Model::space::scalar> w{};
+    return step(model, t, y, h, w, false);
+  }
+  template <class T>
+  LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T t,
+                                                                     const typename HeavyTopQuadratic<T>::point& y, T h) {
+    Vec6<T> w{};
+    return step(model, t, y, h, w, false);
+  }
   template <CotangentModel Model>
   LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
                                                              const typename Model::space::point& y,
-                                                             typename Model::space::scalar h) {
+                                                             typename Model::space::scalar h,
+                                                             Vec6<typename Model::space::scalar>& w, bool have) {
     using T = typename Model::space::scalar;
     const Mat3<T> Q0 = Model::Q(y);
     const Vec3<T> mu0 = Model::mu(y);
-    const auto r = slgi_step(model, Q0, mu0, h, T(num) / T(den), slgi_guess(model, Q0, mu0, h));
+    const Vec6<T> guess = slgi_guess(model, Q0, mu0, h);
+    const auto r = slgi_step(model, Q0, mu0, h, T(num) / T(den), have ? guess + (h * h) * w : guess);
     const bool ok = r.status == Status::ok;
+    if (ok) w = (T(1) / (h * h)) * (r.z - guess);
     return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
   template <class T>
   LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T,
-                                                                     const typename HeavyTopQuadratic<T>::point& y, T h) {
+                                                                     const typename HeavyTopQuadratic<T>::point& y, T h,
+                                                                     Vec6<T>& w, bool have) {
     using M = HeavyTopQuadratic<T>;
     const Vec6<T> guess = slgi_guess(kk_block(model, M::p(y)), M::Q(y), M::pi(y), h);
-    const auto r = slgikk_step(model, y, h, T(num) / T(den), guess);
+    const auto r = slgikk_step(model, y, h, T(num) / T(den), have ? guess + (h * h) * w : guess);
+    if (r.status == Status::ok) w = (T(1) / (h * h)) * (r.z - guess);
     return {r.y, M::point::zero(), false, r.status != Status::ok, r.iterations};
   }
 };

@@ -17,21 +17,31 @@ concept BodyTorqueModel = CotangentModel<M> && requires(const M& m, const Mat3<t
 };
 
 /// Hamilton–Pontryagin Störmer–Verlet with τ ([BRM07 §4]) as a method of the engine: the state's
-/// (Q, μ) as (g, ν = Q⁻¹μ), one hp_sv_step from the guess ξ = J⁻¹ν, and back to μ = Qν. The engine
-/// keeps nothing between steps but the point, so the first kick's torque is evaluated again (no
-/// FSAL across steps) and each solve starts from hp_guess. A failed solve returns yₙ with
-/// StepResult::failed. Not on packs (Newton branches per member).
+/// (Q, μ) as (g, ν = Q⁻¹μ), one hp_sv_step, and back to μ = Qν. Newton starts from hp_guess = J⁻¹ν
+/// plus the correction the previous step's solve made to its own (warm: kept as correction/h, as
+/// ξ − J⁻¹ν is O(h)). The first kick's torque is evaluated again (no FSAL across steps: the engine keeps the point and ξ
+/// only). A failed solve returns yₙ with StepResult::failed. Not on packs (Newton branches per member).
 template <class Tau> struct HPSV {
   static constexpr int order = 2;
   static constexpr int order_hat = 0;
   static constexpr int stages = 1;
   static constexpr bool packs = false;
   static constexpr bool implicit = true;
+  static constexpr int warm = 3;  ///< (ξ − J⁻¹ν)/h of the last solve
 
+  /// A step without a previous solution (from hp_guess alone).
+  template <BodyTorqueModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar t,
+                                                             const typename Model::space::point& y,
+                                                             typename Model::space::scalar h) {
+    Vec3<typename Model::space::scalar> w{};
+    return step(model, t, y, h, w, false);
+  }
   template <BodyTorqueModel Model>
   LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
                                                              const typename Model::space::point& y,
-                                                             typename Model::space::scalar h) {
+                                                             typename Model::space::scalar h,
+                                                             Vec3<typename Model::space::scalar>& w, bool have) {
     using T = typename Model::space::scalar;
     const Mat3<T> Q0 = Model::Q(y);
     // Q⁻¹, not Qᵀ: the step keeps e₃·(Qν) for any Q, but Q is orthogonal only to a rounding defect
@@ -40,8 +50,10 @@ template <class Tau> struct HPSV {
     // with Q⁻¹, as in body form).
     const Vec3<T> c0 = Q0.col(0), c1 = Q0.col(1), c2 = Q0.col(2), mu = Model::mu(y), c12 = cross(c1, c2);
     const Vec3<T> nu0 = (T(1) / dot(c0, c12)) * vec3(dot(c12, mu), dot(cross(c2, c0), mu), dot(cross(c0, c1), mu));
-    const HpResult<T> r = hp_sv_step<Tau>(model, Q0, nu0, model.body_torque(Q0), h, hp_guess(model.body_inertia(), nu0));
+    const Vec3<T> guess = hp_guess(model.body_inertia(), nu0);
+    const HpResult<T> r = hp_sv_step<Tau>(model, Q0, nu0, model.body_torque(Q0), h, have ? guess + h * w : guess);
     const bool ok = r.status == Status::ok;
+    if (ok) w = (T(1) / h) * (r.xi - guess);
     return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
 };

@@ -17,6 +17,21 @@ template <class P> struct Outcome {
 
 template <class P> LB_HD Outcome<P> outcome(const Trajectory<P>& s) { return {s.y, s.t, s.steps, s.rejected, s.status}; }
 
+/// advance() to t1 without samples, an implicit method's warm start kept across its steps.
+template <class Method, bool adaptive, class Model>
+LB_HD void advance_to(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
+                      typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c) {
+  using T = typename Model::space::scalar;
+  auto none = [](int, int, auto, const auto&) {};
+  if constexpr (constexpr int k = method_warm<Method>(); k > 0) {
+    Vec<T, k> w{};
+    advance<Method, adaptive>(model, s, t0, t1, c, 0, t1, none, NoSection{}, NoHits{}, default_hit_tol<T>(), NoLaneModels{},
+                              false, w);
+  } else {
+    advance<Method, adaptive>(model, s, t0, t1, c, 0, t1, none);
+  }
+}
+
 /// Fixed step h from t0 to t1: steps at t0 + k h, the last one shortened to end exactly at t1.
 template <class Method, class Model>
   requires MethodFor<Method, Model>
@@ -30,7 +45,7 @@ LB_HD Outcome<typename Model::space::point> integrate_fixed(const Model& model, 
   c.max_attempts = max_steps;
   auto s = start(y0, t0, h);
   if (s.status == Status::running && !(h > T(0))) s.status = Status::step_underflow;
-  advance<Method, false>(model, s, t0, t1, c, 0, t1, [](int, int, auto, const auto&) {});
+  advance_to<Method, false>(model, s, t0, t1, c);
   return outcome(s);
 }
 
@@ -44,7 +59,7 @@ LB_HD Outcome<typename Model::space::point> integrate_adaptive(const Model& mode
                                                                const typename Model::space::point& y0,
                                                                const StepControl<typename Model::space::scalar>& c) {
   auto s = start(y0, t0, c.h < c.h_max ? c.h : c.h_max);
-  advance<Method, true>(model, s, t0, t1, c, 0, t1, [](int, int, auto, const auto&) {});
+  advance_to<Method, true>(model, s, t0, t1, c);
   return outcome(s);
 }
 

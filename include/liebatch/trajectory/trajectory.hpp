@@ -88,6 +88,9 @@ struct NoHits {
 /// No per-lane models: a scalar run.
 struct NoLaneModels {};
 
+/// No warm start kept between steps (explicit methods, or a caller that keeps none).
+struct NoWarm {};
+
 /// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(l, k, t, y) whenever
 /// lane l lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
 /// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps
@@ -102,16 +105,19 @@ struct NoLaneModels {};
 /// sections are searched lane by lane with `lanes`: lanes(l) is member l's scalar model (unused for
 /// a scalar T). With `until_any` it returns as soon as some lane is done (finished, failed or
 /// paused), so that the caller can give that lane another member. On a scalar every mask is a bool
-/// and the code is the scalar stepping. Returns the number of steps it took (on a pack, one per
-/// iteration whatever its lanes did).
+/// and the code is the scalar stepping. An implicit method's warm start (method_warm) lives in
+/// `warm`, a Vec<T, method_warm<Method>()> the caller keeps with the member: each step's solve starts
+/// from the last accepted step's solution (from the method's explicit guess before the member's
+/// first step). Returns the number of steps it took (on a pack, one per iteration whatever its
+/// lanes did).
 template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits,
-          class LaneModels = NoLaneModels>
+          class LaneModels = NoLaneModels, class Warm = NoWarm>
   requires MethodFor<Method, Model> && (is_pack_v<typename Model::space::scalar> || SectionFor<Section, Model>)
 LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                    typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
                    typename Model::space::scalar t_pause, Record&& record, const Section& section = {},
                    OnHit&& on_hit = {}, lane_t<typename Model::space::scalar> hit_tol = default_hit_tol<lane_t<typename Model::space::scalar>>(),
-                   const LaneModels& lanes = {}, bool until_any = false) {
+                   const LaneModels& lanes = {}, bool until_any = false, Warm&& warm = {}) {
   using T = typename Model::space::scalar;
   using P = typename Model::space::point;
   using M = mask_t<T>;
@@ -152,6 +158,11 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       }
     }
   };
+  // One attempt of size hh from (s.t, s.y); with a warm start once the member has a step behind it.
+  auto step = [&](const T& hh) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) return Method::step(model, s.t, s.y, hh);
+    else return Method::step(model, s.t, s.y, hh, warm, s.steps > 0);
+  };
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
   long attempts = 0;
   for (;; ++attempts) {
@@ -175,7 +186,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const M on_grid = s.t == t0 + as<T>(s.j) * c.h;
       const T target = lb::select(to_grid, grid, stop);
       const T hh = lb::select(live, lb::select(to_grid && on_grid, c.h, target - s.t), T(0));  // idle lanes: h = 0
-      const auto r = Method::step(model, s.t, s.y, hh);
+      const auto r = step(hh);
       count(live, r.iterations);
       const M singular = live && r.singular;
       const M failed = live && !singular && r.failed;
@@ -208,7 +219,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
       const M shortened = !(s.t + s.h < stop);
       const T hh = lb::select(live, lb::select(shortened, stop - s.t, s.h), T(0));
-      const auto r = Method::step(model, s.t, s.y, hh);
+      const auto r = step(hh);
       count(live, r.iterations);
       const M finite = all_finite(r.y) && all_finite(r.err);
       const M good = finite && !r.singular && !r.failed;  // a failed solve is rejected: the step shrinks
