@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <vector>
 
 #include "problems.hpp"
+#include "rooted_trees.hpp"
 
 namespace {
 
@@ -15,6 +15,8 @@ using namespace lb::methods;
 using lbtest::DoublePendulumProblem;
 using lbtest::HeavyTopProblem;
 using lbtest::RigidBodyProblem;
+using lbtest::Tree;
+using lbtest::trees_up_to;
 using LD = long double;
 
 // ---------------------------------------------------------------------------------------------
@@ -56,54 +58,10 @@ template <int S, int E> Classical classical(const lb::CFScheme<S, E>& sch, bool 
   return r;
 }
 
-/// A rooted tree as the list of its children.
-struct Tree {
-  std::vector<int> children;  // indices into the tree list
-  int order;
-};
-
-/// All rooted trees up to order n (children kept in non-decreasing index order: no duplicates).
-std::vector<Tree> trees_up_to(int n) {
-  std::vector<Tree> all{{{}, 1}};
-  std::function<void(int, int, std::vector<int>&, int)> grow = [&](int target, int min_idx, std::vector<int>& kids, int sum) {
-    if (sum == target - 1) {
-      all.push_back({kids, target});
-      return;
-    }
-    for (int t = min_idx; t < int(all.size()); ++t) {
-      if (all[t].order >= target || sum + all[t].order > target - 1) continue;
-      kids.push_back(t);
-      grow(target, t, kids, sum + all[t].order);
-      kids.pop_back();
-    }
-  };
-  std::vector<int> kids;
-  for (int order = 2; order <= n; ++order) grow(order, 0, kids, 0);  // new trees are skipped: order ≥ target
-  return all;
-}
-
 /// Max |Φ(t) − 1/γ(t)| over the trees of order p exactly.
 LD order_defect(const Classical& m, const std::vector<Tree>& trees, int p) {
-  std::vector<std::vector<LD>> phi(trees.size());  // φᵢ(t): stage weights
-  std::vector<LD> gamma(trees.size());
   LD worst = 0;
-  for (std::size_t t = 0; t < trees.size(); ++t) {
-    phi[t].assign(m.s, 1);
-    gamma[t] = trees[t].order;
-    for (int child : trees[t].children) {
-      gamma[t] *= gamma[child];
-      for (int i = 0; i < m.s; ++i) {
-        LD s = 0;
-        for (int j = 0; j < m.s; ++j) s += m.a[i][j] * phi[child][j];
-        phi[t][i] *= s;
-      }
-    }
-    if (trees[t].order == p) {
-      LD Phi = 0;
-      for (int i = 0; i < m.s; ++i) Phi += m.b[i] * phi[t][i];
-      worst = std::max(worst, std::abs(Phi - 1 / gamma[t]));
-    }
-  }
+  for (LD r : lbtest::order_residuals(m.a, m.b, trees, p)) worst = std::max(worst, std::abs(r));
   return worst;
 }
 
