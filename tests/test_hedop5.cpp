@@ -3,9 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <boost/multiprecision/cpp_int.hpp>
+#include <cmath>
 #include <vector>
 
+#include <liebatch/constrained_model.hpp>
 #include <liebatch/methods/half_explicit_tableau.hpp>
+#include <liebatch/models/constrained_heavy_top.hpp>
+#include <liebatch/models/planar_pendulum.hpp>
 
 #include "rooted_trees.hpp"
 
@@ -94,6 +98,85 @@ TEST(Hedop5Tableau, MultiplierRecursionAmplificationIsZero) {
   // κ = e₆ = 115/33 > 1, and the multipliers are not zero-stable.
   const auto e6 = multiplier_errors(SBar);
   EXPECT_EQ(e6.back(), Q(115, 33));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The constrained models.
+
+static_assert(lb::ConstrainedModel<lb::PlanarPendulum<double>>);
+static_assert(lb::ConstrainedModel<lb::ConstrainedHeavyTop<double>>);
+static_assert(!lb::ConstrainedModel<lb::HeavyTop<double>>, "an unconstrained model is not one");
+
+/// B(q)w against central differences of Φ(q·exp(±εw̃)), and the curvature term against those of
+/// B(q·exp(±εṽ))v, at q off the constraint manifold (the definitions hold on all of G).
+template <class M> void expect_derivatives_right(const M& m, const typename M::group& q, const typename M::group::algebra::vec& v,
+                                                 const typename M::group::algebra::vec& w) {
+  using G = typename M::group;
+  const double eps = 1e-6;
+  const auto dphi = (1 / (2 * eps)) * (m.constraint(q * G::exp(eps * w)) - m.constraint(q * G::exp(-eps * w)));
+  const auto dB = (1 / (2 * eps)) * (m.gradient(q * G::exp(eps * v)) * v - m.gradient(q * G::exp(-eps * v)) * v);
+  const auto Bw = m.gradient(q) * w;
+  const auto Z = m.curvature(q, v);
+  for (int k = 0; k < M::constraints; ++k) {
+    EXPECT_NEAR(Bw[k], dphi[k], 1e-8 * (1 + std::abs(Bw[k]))) << "B, constraint " << k;
+    EXPECT_NEAR(Z[k], dB[k], 1e-8 * (1 + std::abs(Z[k]))) << "curvature, constraint " << k;
+  }
+}
+
+TEST(ConstrainedModels, GradientAndCurvatureAreTheDerivatives) {
+  const lb::PlanarPendulum<double> pend{9.81, 1.3};
+  expect_derivatives_right(pend, {lb::Vec<double, 2>{{0.4, -1.1}}}, lb::Vec<double, 2>{{0.7, -0.2}}, lb::Vec<double, 2>{{-0.3, 0.9}});
+  const auto top = lb::ConstrainedHeavyTop<double>::bruls_cardona();
+  const lb::SE3<double> q{lb::SO3<double>::exp(lb::vec3(0.3, -0.5, 0.8)).R, lb::vec3(0.2, 0.9, -0.4)};
+  expect_derivatives_right(top, q, lb::Vec6<double>{{0.5, -1.2, 0.7, 0.3, 0.1, -0.6}},
+                           lb::Vec6<double>{{-0.4, 0.2, 1.1, 0.8, -0.5, 0.3}});
+}
+
+TEST(ConstrainedModels, PendulumMultiplierIsTheClosedForm) {
+  // q = ℓ(sin φ, −cos φ): the radial part of q̈ = −(0, g) − 2qλ gives −ℓ²φ̇² = ℓg cos φ − 2ℓ²λ.
+  const double g = 9.81, l = 1.3, phi = 0.7, phidot = 0.3;
+  const lb::PlanarPendulum<double> pend{g, l};
+  lb::Vec<double, 1> lambda;
+  ASSERT_TRUE(lb::consistent_multiplier(pend, pend.position(phi), pend.velocity(phi, phidot), 0.0, lambda));
+  EXPECT_NEAR(lambda[0], (g * std::cos(phi) + l * phidot * phidot) / (2 * l), 1e-14);
+  EXPECT_NEAR(pend.constraint(pend.position(phi))[0], 0.0, 1e-15);
+  EXPECT_NEAR((pend.gradient(pend.position(phi)) * pend.velocity(phi, phidot))[0], 0.0, 1e-15);
+}
+
+TEST(ConstrainedModels, HeavyTopInSe3IsTheBrulsCardonaTop) {
+  const auto fixed = lb::HeavyTop<double>::bruls_cardona();  // on se*(3), inertia about the fixed point
+  const auto top = lb::ConstrainedHeavyTop<double>::bruls_cardona();
+  // [BC10]'s disk: J_c = diag(0.234375, 0.46875, 0.234375) about the centre of mass, recovered.
+  const double Jc[3] = {0.234375, 0.46875, 0.234375};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      EXPECT_EQ(top.inertia_cm(i, j), i == j ? Jc[i] : 0.0);
+      EXPECT_NEAR(top.inertia_cm_inv(i, j), i == j ? 1 / Jc[i] : 0.0, 1e-15);
+    }
+  // Consistent (q₀, v₀) from the se*(3) preset's state (Q(0) = I, Ω = 𝕀⁻¹Π).
+  const auto y0 = fixed.bruls_cardona_initial();
+  const lb::Vec3<double> omega = fixed.omega(y0);
+  const auto q = top.configuration(lb::Mat3<double>::identity());
+  const auto v = top.velocity(omega);
+  EXPECT_LE(lb::norm(top.constraint(q)), 1e-15);
+  EXPECT_LE(lb::norm(top.gradient(q) * v), 1e-15);
+  lb::Vec3<double> lambda;
+  ASSERT_TRUE(lb::consistent_multiplier(top, q, v, 0.0, lambda));
+  // The closed form: λ = m Rᵀg⃗ − m(Ω̇ × χ + Ω × (Ω × χ)), Ω̇ = 𝕀⁻¹Π̇ from the fixed-point equations
+  // on se*(3) (heavy_top.hpp): Π̇ = Π × 𝕀⁻¹Π + m g Γ × X, with Rᵀg⃗ = −gΓ.
+  const lb::Vec3<double> Pi = y0.seg<0, 3>(), Gamma = y0.seg<3, 3>(), X = fixed.com;
+  const lb::Vec3<double> Pidot = lb::cross(Pi, omega) + (fixed.mass * fixed.gravity) * lb::cross(Gamma, X);
+  const lb::Vec3<double> omegadot = lb::vec3(Pidot[0] / fixed.inertia[0], Pidot[1] / fixed.inertia[1], Pidot[2] / fixed.inertia[2]);
+  const lb::Vec3<double> closed = (-fixed.mass * fixed.gravity) * Gamma -
+                                  fixed.mass * (lb::cross(omegadot, X) + lb::cross(omega, lb::cross(omega, X)));
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(lambda[k], closed[k], 1e-10 * lb::norm(closed)) << "λ" << k;
+  // The value an independent implementation printed (docs/constrained.md §4), to its digits.
+  EXPECT_NEAR(lambda[0], 0.0, 1e-9);
+  EXPECT_NEAR(lambda[1], 319.525988166, 1e-9);
+  EXPECT_NEAR(lambda[2], 317.2624615385, 1e-9);
+  // The same angular acceleration as the fixed-point top: v̇ = −M⁻¹(g + Bᵀλ).
+  const auto vdot = -top.inverse_mass(q, top.forces(q, v, 0.0) + top.gradient(q).transpose_times(lambda));
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(vdot[k], omegadot[k], 1e-12 * lb::norm(omegadot)) << "Ω̇" << k;
 }
 
 }  // namespace
