@@ -2,12 +2,14 @@
 // arithmetic, the constrained models and their consistent initial multiplier.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include <liebatch/constrained_model.hpp>
-#include <liebatch/methods/half_explicit_tableau.hpp>
+#include <liebatch/methods/half_explicit.hpp>
 #include <liebatch/models/constrained_heavy_top.hpp>
 #include <liebatch/models/planar_pendulum.hpp>
 
@@ -177,6 +179,122 @@ TEST(ConstrainedModels, HeavyTopInSe3IsTheBrulsCardonaTop) {
   // The same angular acceleration as the fixed-point top: v̇ = −M⁻¹(g + Bᵀλ).
   const auto vdot = -top.inverse_mass(q, top.forces(q, v, 0.0) + top.gradient(q).transpose_times(lambda));
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(vdot[k], omegadot[k], 1e-12 * lb::norm(omegadot)) << "Ω̇" << k;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HEDOP5 on the planar pendulum against the angle ODE.
+
+using LD = long double;
+using Pend = lb::PlanarPendulum<double>;
+constexpr double kG = 9.81, kPhi0 = 0.7, kPhidot0 = 0.3, kT = 2.0;  // PEND2D (docs/constrained.md §4)
+
+constexpr int kGrid = 320;  // the finest N; the reference is stored on its grid
+
+/// (φ, φ̇) of φ̈ = −g sin φ (ℓ = 1) at t = kT/kGrid, k = 0 … kGrid, by the classical RK4 in long
+/// double with 2·10⁵ steps (global error ~1e-17, far below HEDOP5's at the step sizes tested):
+/// independent of HEDOP5, of the DAE form and of the library.
+std::vector<std::array<LD, 2>> angle_reference() {
+  const int per = 625, n = kGrid * per;
+  const LD h = LD(kT) / n;
+  auto f = [](std::array<LD, 2> y) { return std::array<LD, 2>{y[1], -LD(kG) * std::sin(y[0])}; };
+  std::array<LD, 2> y{LD(kPhi0), LD(kPhidot0)};
+  std::vector<std::array<LD, 2>> out{y};
+  for (int k = 1; k <= n; ++k) {
+    const auto k1 = f(y);
+    const auto k2 = f({y[0] + h / 2 * k1[0], y[1] + h / 2 * k1[1]});
+    const auto k3 = f({y[0] + h / 2 * k2[0], y[1] + h / 2 * k2[1]});
+    const auto k4 = f({y[0] + h * k3[0], y[1] + h * k3[1]});
+    for (int i = 0; i < 2; ++i) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    if (k % per == 0) out.push_back(y);
+  }
+  return out;
+}
+
+struct PendulumRun {
+  double err_q, err_v, err_lambda;  // max over the steps of |q − q_ref|, |v − v_ref|, |λ − λ_ref|
+  double max_bv;                    // max over the steps of |B(q)v|
+  double drift;                     // |q|² − 1 at T
+  bool ok;                          // no singular or failed stage
+};
+
+/// N steps of `tab` on PEND2D from consistent data, errors against the angle ODE at every step.
+PendulumRun run_pendulum(const lb::HalfExplicitTableau<7>& tab, int n) {
+  static const auto ref = angle_reference();
+  const Pend pend{kG, 1.0};
+  lb::ConstrainedState<Pend> y{pend.position(kPhi0), pend.velocity(kPhi0, kPhidot0), {}};
+  PendulumRun r{0, 0, 0, 0, 0, lb::consistent_multiplier(pend, y.q, y.v, 0.0, y.lambda)};
+  const double h = kT / n;
+  for (int k = 0; k < n; ++k) {
+    const auto s = lb::half_explicit_step(pend, tab, y, k * h, h);
+    r.ok = r.ok && !s.singular && !s.failed;
+    y = s.y;
+    r.max_bv = std::max(r.max_bv, std::abs((pend.gradient(y.q) * y.v)[0]));
+    const double phi = double(ref[(k + 1) * (kGrid / n)][0]), phidot = double(ref[(k + 1) * (kGrid / n)][1]);
+    r.err_q = std::max(r.err_q, lb::norm(y.q.t - pend.position(phi).t));
+    r.err_v = std::max(r.err_v, lb::norm(y.v - pend.velocity(phi, phidot)));
+    // λ of the exact motion: (g cos φ + φ̇²)/2 (ConstrainedModels.PendulumMultiplierIsTheClosedForm).
+    r.err_lambda = std::max(r.err_lambda, std::abs(y.lambda[0] - (kG * std::cos(phi) + phidot * phidot) / 2));
+  }
+  r.drift = std::abs(pend.constraint(y.q)[0]);
+  return r;
+}
+
+TEST(Hedop5, OrderFiveOnThePlanarPendulumInQVAndLambda) {
+  const int ns[] = {40, 80, 160, 320};
+  PendulumRun r[4];
+  for (int i = 0; i < 4; ++i) {
+    r[i] = run_pendulum(hedop5, ns[i]);
+    ASSERT_TRUE(r[i].ok) << "N = " << ns[i];
+    std::printf("PEND2D N = %3d: |dq| %.3e |dv| %.3e |dlambda| %.3e  |q|^2-1 %.3e  max|Bv| %.1e\n", ns[i], r[i].err_q,
+                r[i].err_v, r[i].err_lambda, r[i].drift, r[i].max_bv);
+    EXPECT_LE(r[i].max_bv, 1e-14) << "the velocity constraint holds at every step, N = " << ns[i];
+  }
+  for (int i = 0; i + 1 < 4; ++i) {
+    const double sq = std::log2(r[i].err_q / r[i + 1].err_q), sv = std::log2(r[i].err_v / r[i + 1].err_v),
+                 sl = std::log2(r[i].err_lambda / r[i + 1].err_lambda), sd = std::log2(r[i].drift / r[i + 1].drift);
+    std::printf("slopes N = %d -> %d: q %.2f v %.2f lambda %.2f drift %.2f\n", ns[i], ns[i + 1], sq, sv, sl, sd);
+    for (double slope : {sq, sv, sl}) {
+      EXPECT_GE(slope, 4.7) << "N = " << ns[i];
+      EXPECT_LE(slope, 5.7) << "N = " << ns[i];
+    }
+    EXPECT_NEAR(sd, 5.0, 0.3) << "|q|² − 1 drifts at order 5 (only B v = 0 is imposed), N = " << ns[i];
+  }
+}
+
+// The negative control: λ_{m+1} = Λ₆ (d = e₆, the method without the extra row, whose multiplier
+// recursion amplifies by 115/33) loses the multiplier, and more so as h decreases, so the order
+// test above sees the recursion.
+TEST(Hedop5, TakingLambdaFromStageSixLosesTheMultiplier) {
+  auto mutant = hedop5;
+  mutant.d[6] = lb::Rational{0, 1};
+  mutant.d[5] = lb::Rational{1, 1};
+  const PendulumRun coarse = run_pendulum(mutant, 40), fine = run_pendulum(mutant, 80);
+  std::printf("d = e6: max |dlambda| %.3e (N = 40), %.3e (N = 80)\n", coarse.err_lambda, fine.err_lambda);
+  EXPECT_FALSE(fine.ok && fine.err_lambda < 1.0) << "λ error " << fine.err_lambda;
+  EXPECT_FALSE(fine.err_lambda < coarse.err_lambda) << "the λ error does not shrink with h";
+}
+
+// The embedded b̂ of order 4: one step from exact data, the estimate h Σ (bⱼ − b̂ⱼ)(Θ̇ⱼ, V̇ⱼ).
+// Its Θ part is the local error of a 4th-order formula, O(h⁵). Its v part is measured O(h⁴)
+// (slopes 3.5–3.9 for h = 0.05 … 0.00625): the stage accelerations V̇ⱼ carry the stage multipliers
+// Λⱼ, which the half-explicit stages determine one order less accurately (docs/constrained.md §3).
+TEST(Hedop5, EmbeddedEstimateOrders) {
+  const Pend pend{kG, 1.0};
+  lb::ConstrainedState<Pend> y{pend.position(kPhi0), pend.velocity(kPhi0, kPhidot0), {}};
+  ASSERT_TRUE(lb::consistent_multiplier(pend, y.q, y.v, 0.0, y.lambda));
+  double prev_theta = 0, prev_v = 0;
+  for (double h : {0.05, 0.025, 0.0125, 0.00625}) {
+    const auto s = lb::half_explicit_step(pend, hedop5, y, 0.0, h);
+    const double et = lb::norm(s.err_theta), ev = lb::norm(s.err_v);
+    if (prev_theta > 0) {
+      const double st = std::log2(prev_theta / et), sv = std::log2(prev_v / ev);
+      std::printf("estimate h = %.4f: theta %.3e (slope %.2f), v %.3e (slope %.2f)\n", h, et, st, ev, sv);
+      EXPECT_NEAR(st, 5.0, 0.5) << "h = " << h;
+      EXPECT_NEAR(sv, 3.8, 0.5) << "h = " << h;
+    }
+    prev_theta = et;
+    prev_v = ev;
+  }
 }
 
 }  // namespace

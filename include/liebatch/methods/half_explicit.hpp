@@ -1,0 +1,99 @@
+// One step of a half-explicit Runge–Kutta method for a constrained mechanical system on a Lie group
+// ([ArnHE] eqs (3), (4a)–(4c); docs/constrained.md §2–§3), one trajectory, host and device: fixed
+// control flow, fixed-size arrays, one r×r linear solve per stage, no allocation, no exceptions.
+//
+// Local coordinates about q_m: Q = q_m·exp(Θ) with Θ̇ = dexp⁻¹_{−Θ}(V) ([ArnHE] (3), T⁻¹(Θ) being
+// dexp⁻¹ at −Θ for the right translation q_m·exp(Θ)). Stage 1 is explicit in λ_m; stage i = 2 … s̄
+// solves for (V̇_i, Λ_i) from
+//   M V̇_i + B(Q_i)ᵀΛ_i = −g(Q_i, V_i, t + c_i h),   B(Q_{i+1}) V_{i+1} = 0  (V_{i+1} linear in V̇_i),
+// by the Schur complement: (B(Q_{i+1}) M⁻¹ B(Q_i)ᵀ) Λ_i = B(Q_{i+1}) (V_crr/(h a_{i+1,i}) − M⁻¹g_i),
+// V_crr = v_m + h Σ_{j<i} a_{i+1,j} V̇_j, then V̇_i = −M⁻¹(g_i + B(Q_i)ᵀΛ_i). Stage i needs
+// Q_{i+1}, which is known first because Θ̇_i does not depend on V̇_i.
+#pragma once
+#include "../constrained_model.hpp"
+#include "half_explicit_tableau.hpp"
+
+namespace lb {
+
+/// The outcome of one step: the new state; the embedded estimate h Σⱼ (bⱼ − b̂ⱼ)(Θ̇ⱼ, V̇ⱼ) of the
+/// local error in the coordinates Θ and in v; `singular` when a stage rotation angle reached
+/// dexp⁻¹'s singular range; `failed` when a stage's Schur matrix was singular or not finite (the
+/// state is then unspecified; both end the trajectory).
+template <ConstrainedModel M> struct HalfExplicitResult {
+  using vec = typename M::group::algebra::vec;
+  ConstrainedState<M> y;
+  vec err_theta, err_v;
+  bool singular = false;
+  bool failed = false;
+};
+
+/// One step of size h from y at time t with the tableau `tab` (tableaux::hedop5).
+template <ConstrainedModel M, int SBar>
+LB_HD HalfExplicitResult<M> half_explicit_step(const M& m, const HalfExplicitTableau<SBar>& tab, const ConstrainedState<M>& y,
+                                               typename M::scalar t, typename M::scalar h) {
+  using T = typename M::scalar;
+  using G = typename M::group;
+  using A = typename G::algebra;
+  using vec = typename A::vec;
+  constexpr int R = M::constraints;
+  // dexp⁻¹ is singular at a rotation angle of 2π; stay 0.1 below it (docs/constrained.md §3).
+  constexpr double angle_max = 2 * 3.14159265358979323846 - 0.1;
+
+  HalfExplicitResult<M> out;
+  vec thetadot[SBar], vdot[SBar];
+  Vec<T, R> Lambda[SBar];
+  // Θ and V of stage i from row i over stages j < n (n = i for a stage, i + 1 for the correction).
+  auto theta_of = [&](int i, int n) {
+    vec th = vec::zero();
+    for (int j = 0; j < n; ++j) th += (h * tab.a[i][j].template as<T>()) * thetadot[j];
+    return th;
+  };
+  auto v_of = [&](int i, int n) {
+    vec w = y.v;
+    for (int j = 0; j < n; ++j) w += (h * tab.a[i][j].template as<T>()) * vdot[j];
+    return w;
+  };
+
+  // Stage 1: Θ = 0, Q = q_m, V = v_m, Λ = λ_m, explicit.
+  thetadot[0] = y.v;
+  Lambda[0] = y.lambda;
+  vdot[0] = -m.inverse_mass(y.q, m.forces(y.q, y.v, t) + m.gradient(y.q).transpose_times(y.lambda));
+  G Q = y.q;  // Q_i
+  for (int i = 1; i < SBar; ++i) {
+    const vec theta = theta_of(i, i);
+    const vec V = v_of(i, i);
+    thetadot[i] = A::dexpinv(-theta, V);
+    const vec theta_next = theta_of(i + 1, i + 1);
+    out.singular = out.singular || !(A::angle2(theta) < T(angle_max * angle_max)) ||
+                   !(A::angle2(theta_next) < T(angle_max * angle_max));
+    Q = y.q * G::exp(theta);
+    const G Q_next = y.q * G::exp(theta_next);
+    const T ti = t + tab.c[i].template as<T>() * h;
+    const T ha = h * tab.a[i + 1][i].template as<T>();
+    const auto B = m.gradient(Q), B_next = m.gradient(Q_next);
+    const vec Minv_g = m.inverse_mass(Q, m.forces(Q, V, ti));
+    SquareMat<T, R> S;
+    for (int k = 0; k < R; ++k) {
+      const vec col = m.inverse_mass(Q, B.row[k]);
+      for (int l = 0; l < R; ++l) S.a[l][k] = dot(B_next.row[l], col);
+    }
+    if (!lu_solve<R>(S, B_next * ((T(1) / ha) * v_of(i + 1, i) - Minv_g), Lambda[i])) out.failed = true;
+    vdot[i] = -(Minv_g + m.inverse_mass(Q, B.transpose_times(Lambda[i])));
+  }
+
+  const int s = tab.s;
+  out.y.q = y.q * G::exp(theta_of(s, s));
+  out.y.v = v_of(s, s);
+  out.y.lambda = Vec<T, R>::zero();
+  out.err_theta = vec::zero();
+  out.err_v = vec::zero();
+  for (int j = 0; j < SBar; ++j) {
+    out.y.lambda += tab.d[j].template as<T>() * Lambda[j];
+    const T e = h * (tab.a[s][j].template as<T>() - tab.bhat[j].template as<T>());
+    out.err_theta += e * thetadot[j];
+    out.err_v += e * vdot[j];
+  }
+  return out;
+}
+
+}  // namespace lb
