@@ -1,5 +1,6 @@
 // HEDOP5 and constrained mechanical systems (docs/constrained.md): the tableau in exact rational
-// arithmetic, the constrained models and their consistent initial multiplier.
+// arithmetic, the constrained models and their consistent initial multiplier, HEDOP5's order,
+// constraints and stability on the planar pendulum and on the heavy top in SE(3).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,8 +11,10 @@
 
 #include <liebatch/constrained_model.hpp>
 #include <liebatch/methods/half_explicit.hpp>
+#include <liebatch/methods/methods.hpp>
 #include <liebatch/models/constrained_heavy_top.hpp>
 #include <liebatch/models/planar_pendulum.hpp>
+#include <liebatch/trajectory/integrate.hpp>
 
 #include "rooted_trees.hpp"
 
@@ -295,6 +298,304 @@ TEST(Hedop5, EmbeddedEstimateOrders) {
     prev_theta = et;
     prev_v = ev;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// HEDOP5 on the heavy top in SE(3) against the fixed-point top.
+
+/// A heavy top with a fixed point: J the principal inertia about it, χ the centre of mass (body
+/// frame), R₀ = exp(â₀) and Ω₀ (docs/constrained.md §4; the notes' BC and ASYM problems).
+struct TopProblem {
+  double J[3], chi[3], mass, g, a0[3], omega0[3], T;
+  lb::HeavyTop<double> fixed() const { return {lb::vec3(J[0], J[1], J[2]), lb::vec3(chi[0], chi[1], chi[2]), mass, g}; }
+};
+// Brüls–Cardona: HeavyTop::bruls_cardona's data and initial Ω (checked equal in BrulsCardonaIsThePreset).
+constexpr TopProblem kBC{{15.234375, 0.46875, 15.234375}, {0, 1, 0}, 15, 9.81, {0, 0, 0}, {0, 150, -4.61538}, 1.0};
+// ASYM: J = diag(2, 1, 2/3), χ = (0.1, 0.2, 0.3), m = 1, R₀ = exp(hat(0.2, −0.1, 0.3)), Π₀ = JΩ₀ = (1, 0.5, −0.4).
+constexpr TopProblem kASYM{{2, 1, 2.0 / 3}, {0.1, 0.2, 0.3}, 1, 9.81, {0.2, -0.1, 0.3}, {0.5, 0.5, -0.6}, 2.0};
+
+/// The exact motion at one time: attitude R (row-major), Ω, Ω̇.
+struct TopExact {
+  LD R[9], W[3], Wdot[3];
+};
+
+/// The fixed-point top in body form, Ṙ = RΩ̂, JΩ̇ = (JΩ) × Ω + m g Γ × χ with Γ = Rᵀe₃ (R's third
+/// row), integrated as an ODE in ℝ¹² by the classical RK4 in long double, `per` steps per grid
+/// interval, stored at t = kT·k/grid. Independent of HEDOP5 and of the library: different
+/// equations for the same motion (no multiplier, no constraint, no centre-of-mass velocity, the
+/// inertia about the fixed point), R evolved as a plain matrix (no exp, no dexp⁻¹), plain arrays.
+/// Its error at the finest HEDOP5 grid is measured in the tests below (per vs per/2).
+std::vector<TopExact> top_reference(const TopProblem& p, int grid, int per) {
+  auto cross = [](const LD* a, const LD* b, LD* c) {
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+  };
+  auto omegadot = [&](const LD* R, const LD* W, LD* Wd) {
+    LD JW[3], gyro[3], torque[3], chi[3] = {p.chi[0], p.chi[1], p.chi[2]};
+    for (int i = 0; i < 3; ++i) JW[i] = p.J[i] * W[i];
+    cross(JW, W, gyro);
+    cross(R + 6, chi, torque);
+    for (int i = 0; i < 3; ++i) Wd[i] = (gyro[i] + LD(p.mass) * LD(p.g) * torque[i]) / p.J[i];
+  };
+  // y = (R row-major, Ω); (RΩ̂)_ij = Σ_k R_ik Ω̂_kj, Ω̂ = [[0, −Ω₃, Ω₂], [Ω₃, 0, −Ω₁], [−Ω₂, Ω₁, 0]].
+  auto f = [&](const std::array<LD, 12>& y) {
+    std::array<LD, 12> d;
+    const LD* W = y.data() + 9;
+    const LD H[9] = {0, -W[2], W[1], W[2], 0, -W[0], -W[1], W[0], 0};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) d[3 * i + j] = y[3 * i] * H[j] + y[3 * i + 1] * H[3 + j] + y[3 * i + 2] * H[6 + j];
+    omegadot(y.data(), W, d.data() + 9);
+    return d;
+  };
+  // R₀ = exp(â₀) by Rodrigues: I + (sin θ/θ) â + ((1 − cos θ)/θ²) â².
+  std::array<LD, 12> y{};
+  const LD a[3] = {p.a0[0], p.a0[1], p.a0[2]}, th = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  const LD s = th > 0 ? std::sin(th) / th : 1, c = th > 0 ? (1 - std::cos(th)) / (th * th) : 0.5;
+  const LD A[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      LD A2 = 0;
+      for (int k = 0; k < 3; ++k) A2 += A[3 * i + k] * A[3 * k + j];
+      y[3 * i + j] = (i == j ? 1 : 0) + s * A[3 * i + j] + c * A2;
+    }
+  for (int i = 0; i < 3; ++i) y[9 + i] = p.omega0[i];
+  auto record = [&](std::vector<TopExact>& out) {
+    TopExact e;
+    for (int i = 0; i < 9; ++i) e.R[i] = y[i];
+    for (int i = 0; i < 3; ++i) e.W[i] = y[9 + i];
+    omegadot(e.R, e.W, e.Wdot);
+    out.push_back(e);
+  };
+  std::vector<TopExact> out;
+  record(out);
+  const LD h = LD(p.T) / (LD(grid) * per);
+  for (long k = 1; k <= long(grid) * per; ++k) {
+    const auto k1 = f(y);
+    std::array<LD, 12> z;
+    for (int i = 0; i < 12; ++i) z[i] = y[i] + h / 2 * k1[i];
+    const auto k2 = f(z);
+    for (int i = 0; i < 12; ++i) z[i] = y[i] + h / 2 * k2[i];
+    const auto k3 = f(z);
+    for (int i = 0; i < 12; ++i) z[i] = y[i] + h * k3[i];
+    const auto k4 = f(z);
+    for (int i = 0; i < 12; ++i) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    if (k % per == 0) record(out);
+  }
+  return out;
+}
+
+using Top = lb::ConstrainedHeavyTop<double>;
+
+/// (q, v, λ) of the exact motion: x = Rχ, U = Ω × χ, and the closed form
+/// λ = m Rᵀg⃗ − m(Ω̇ × χ + Ω × (Ω × χ)), Rᵀg⃗ = −g Γ (ConstrainedModels.HeavyTopInSe3IsTheBrulsCardonaTop).
+lb::ConstrainedState<Top> exact_state(const TopProblem& p, const TopExact& e) {
+  lb::Mat3<double> R;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R(i, j) = double(e.R[3 * i + j]);
+  const lb::Vec3<double> W = lb::vec3(double(e.W[0]), double(e.W[1]), double(e.W[2]));
+  const lb::Vec3<double> Wd = lb::vec3(double(e.Wdot[0]), double(e.Wdot[1]), double(e.Wdot[2]));
+  const lb::Vec3<double> chi = lb::vec3(p.chi[0], p.chi[1], p.chi[2]);
+  const lb::Vec3<double> lambda = (-p.mass * p.g) * R.row(2) - p.mass * (lb::cross(Wd, chi) + lb::cross(W, lb::cross(W, chi)));
+  return {{R, R * chi}, lb::concat(W, lb::cross(W, chi)), lambda};
+}
+
+struct TopRun {
+  double err_R, err_x, err_v, err_lambda;  // max over the steps: max-abs in R, |Δx|, |Δv|, |Δλ|
+  double max_phi, max_bv;                  // max over the steps of |Φ(q)|, |B(q)v|
+  lb::ConstrainedState<Top> end;
+  lb::Status status;
+};
+
+/// N steps of HEDOP5 on the top `p` from consistent data (λ₀ from consistent_multiplier), errors
+/// against the reference `ref` (on a grid of a multiple of N intervals) at every step.
+TopRun run_top(const TopProblem& p, const std::vector<TopExact>& ref, int n) {
+  const Top top = Top::from_heavy_top(p.fixed());
+  const auto e0 = exact_state(p, ref[0]);
+  lb::ConstrainedState<Top> y{top.configuration(e0.q.R), top.velocity(lb::vec3(p.omega0[0], p.omega0[1], p.omega0[2])), {}};
+  TopRun r{0, 0, 0, 0, lb::norm(top.constraint(y.q)), lb::norm(top.gradient(y.q) * y.v), y, lb::Status::ok};
+  if (!lb::consistent_multiplier(top, y.q, y.v, 0.0, y.lambda)) r.status = lb::Status::constraint_solve_failed;
+  const int stride = int(ref.size() - 1) / n;
+  for (int k = 0; k < n && r.status == lb::Status::ok; ++k) {
+    // One step through the driver, so that its status is the step's.
+    const auto o = lb::integrate_half_explicit(top, hedop5, y, k * p.T / n, (k + 1) * p.T / n, 1);
+    r.status = o.status;
+    y = o.y;
+    const auto e = exact_state(p, ref[(k + 1) * stride]);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) r.err_R = std::max(r.err_R, std::abs(y.q.R(i, j) - e.q.R(i, j)));
+    r.err_x = std::max(r.err_x, lb::norm(y.q.t - e.q.t));
+    r.err_v = std::max(r.err_v, lb::norm(y.v - e.v));
+    r.err_lambda = std::max(r.err_lambda, lb::norm(y.lambda - e.lambda));
+    r.max_phi = std::max(r.max_phi, lb::norm(top.constraint(y.q)));
+    r.max_bv = std::max(r.max_bv, lb::norm(top.gradient(y.q) * y.v));
+  }
+  r.end = y;
+  return r;
+}
+
+/// Order 5 in q (attitude and centre of mass), v and λ on `p` for the step counts `ns`, slopes in
+/// [lo, hi]; both constraints to round-off at every step. Returns the runs.
+std::vector<TopRun> expect_top_order(const char* name, const TopProblem& p, const std::vector<int>& ns, double lo, double hi) {
+  const int grid = ns.back(), per = 320;
+  const auto ref = top_reference(p, grid, per);
+  // The reference's own error, from per/2 steps (RK4: the coarse one's error is ≈ 16× the fine one's).
+  const auto coarse = top_reference(p, grid, per / 2);
+  double ref_R = 0, ref_W = 0;
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    for (int i = 0; i < 9; ++i) {
+      ref_R = std::max(ref_R, double(std::abs(ref[k].R[i] - coarse[k].R[i])) / 15);
+      if (i < 3) ref_W = std::max(ref_W, double(std::abs(ref[k].W[i] - coarse[k].W[i])) / 15);
+    }
+  std::printf("%s reference (RK4, %d steps): error in R %.1e, in Omega %.1e\n", name, grid * per, ref_R, ref_W);
+  std::vector<TopRun> r;
+  for (int n : ns) {
+    r.push_back(run_top(p, ref, n));
+    const TopRun& x = r.back();
+    std::printf("%s N = %4d: R %.3e x %.3e v %.3e lambda %.3e  max|Phi| %.1e max|Bv| %.1e\n", name, n, x.err_R, x.err_x,
+                x.err_v, x.err_lambda, x.max_phi, x.max_bv);
+    EXPECT_EQ(x.status, lb::Status::ok) << name << " N = " << n;
+    EXPECT_LE(x.max_phi, 1e-14) << name << ": the stages stay on Φ = 0 (docs/constrained.md §4), N = " << n;
+    EXPECT_LE(x.max_bv, 1e-14) << name << ": B v = 0 is imposed at every step, N = " << n;
+  }
+  for (std::size_t i = 0; i + 1 < r.size(); ++i) {
+    const double ratio = std::log2(double(ns[i + 1]) / ns[i]);
+    const double s[4] = {std::log2(r[i].err_R / r[i + 1].err_R) / ratio, std::log2(r[i].err_x / r[i + 1].err_x) / ratio,
+                         std::log2(r[i].err_v / r[i + 1].err_v) / ratio,
+                         std::log2(r[i].err_lambda / r[i + 1].err_lambda) / ratio};
+    std::printf("%s slopes N = %d -> %d: R %.2f x %.2f v %.2f lambda %.2f\n", name, ns[i], ns[i + 1], s[0], s[1], s[2], s[3]);
+    for (double slope : s) {
+      EXPECT_GE(slope, lo) << name << " N = " << ns[i];
+      EXPECT_LE(slope, hi) << name << " N = " << ns[i];
+    }
+  }
+  return r;
+}
+
+TEST(Hedop5HeavyTop, BrulsCardonaIsThePreset) {
+  const auto preset = lb::HeavyTop<double>::bruls_cardona(), mine = kBC.fixed();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(mine.inertia[i], preset.inertia[i]);
+    EXPECT_EQ(mine.com[i], preset.com[i]);
+    EXPECT_EQ(kBC.omega0[i], preset.omega(preset.bruls_cardona_initial())[i]);
+  }
+  EXPECT_EQ(mine.mass, preset.mass);
+  EXPECT_EQ(mine.gravity, preset.gravity);
+}
+
+// In SE(3) dexp⁻¹ is not the identity, so these see the sign in Θ̇ = dexp⁻¹_{−Θ}(V)
+// (half_explicit.hpp), which the pendulum on ℝ² cannot.
+// The attitude errors are also held to the independent implementation's (the notes' §4.5, max-abs
+// in R against a Taylor-series reference: BC 1.12e-5, 3.74e-7, 1.20e-8 at N = 800, 1600, 3200;
+// ASYM 2.41e-9 at N = 80), within 10 %.
+TEST(Hedop5HeavyTop, OrderFiveOnTheBrulsCardonaTop) {
+  const auto r = expect_top_order("BC", kBC, {800, 1600, 3200}, 4.8, 5.2);
+  const double notes[3] = {1.12e-5, 3.74e-7, 1.20e-8};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(r[i].err_R / notes[i], 1.0, 0.1) << i;
+}
+TEST(Hedop5HeavyTop, OrderFiveOnTheAsymmetricTop) {
+  const auto r = expect_top_order("ASYM", kASYM, {20, 40, 80, 160}, 4.7, 5.7);
+  EXPECT_NEAR(r[2].err_R / 2.41e-9, 1.0, 0.1);
+}
+
+
+// The same physical motion: HEDOP5 in SE(3) (constrained free body, inertia about the centre of
+// mass) and RKMK5 on se*(3) (lb::HeavyTop, fixed point, (Π, Γ)), compared at t = 1 on the body
+// motion Ω, Γ = Rᵀe₃ and the multiplier (its closed form from RKMK5's (Π, Γ)). RKMK5 in long
+// double with 25600 steps is first checked against the body-form reference, so that the
+// HEDOP5–RKMK5 difference is HEDOP5's error, which shrinks at order 5.
+TEST(Hedop5HeavyTop, SameMotionAsRkmk5OnSeStar3) {
+  const auto fixed = lb::HeavyTop<LD>::bruls_cardona();
+  const auto rk = lb::integrate_fixed<lb::methods::rkmk5>(fixed, LD(0), LD(1), fixed.bruls_cardona_initial(), LD(1) / 25600, 1 << 20);
+  ASSERT_EQ(rk.status, lb::Status::ok);
+  const lb::Vec3<LD> Pi = rk.y.seg<0, 3>(), Gamma = rk.y.seg<3, 3>(), W = fixed.omega(rk.y), X = fixed.com;
+  const lb::Vec3<LD> Pidot = lb::cross(Pi, W) + (fixed.mass * fixed.gravity) * lb::cross(Gamma, X);
+  const lb::Vec3<LD> Wdot = lb::vec3(Pidot[0] / fixed.inertia[0], Pidot[1] / fixed.inertia[1], Pidot[2] / fixed.inertia[2]);
+  const lb::Vec3<LD> lambda = (-fixed.mass * fixed.gravity) * Gamma - fixed.mass * (lb::cross(Wdot, X) + lb::cross(W, lb::cross(W, X)));
+
+  const auto ref = top_reference(kBC, 3200, 320);
+  double rk_W = 0, rk_G = 0;
+  for (int i = 0; i < 3; ++i) {
+    rk_W = std::max(rk_W, double(std::abs(W[i] - ref.back().W[i])));
+    rk_G = std::max(rk_G, double(std::abs(Gamma[i] - ref.back().R[6 + i])));
+  }
+  std::printf("RKMK5 (25600 steps, long double) - body-form RK4 at t = 1: Omega %.1e Gamma %.1e\n", rk_W, rk_G);
+  EXPECT_LE(rk_W, 1e-11);
+  EXPECT_LE(rk_G, 1e-13);
+
+  double prev = 0;
+  for (int n : {1600, 3200}) {
+    const TopRun h = run_top(kBC, ref, n);
+    ASSERT_EQ(h.status, lb::Status::ok);
+    double dW = 0, dG = 0, dL = 0;
+    for (int i = 0; i < 3; ++i) {
+      dW = std::max(dW, std::abs(h.end.v[i] - double(W[i])));
+      dG = std::max(dG, std::abs(h.end.q.R(2, i) - double(Gamma[i])));
+      dL = std::max(dL, std::abs(h.end.lambda[i] - double(lambda[i])));
+    }
+    std::printf("HEDOP5 N = %d - RKMK5 at t = 1: Omega %.2e Gamma %.2e lambda %.2e (|Omega| %.0f, |lambda| %.0f)\n", n, dW, dG,
+                dL, double(lb::norm(W)), double(lb::norm(lambda)));
+    // HEDOP5's own error at t = 1 (OrderFiveOnTheBrulsCardonaTop: max over the steps at N = 3200,
+    // v 6.7e-8, R 1.3e-8, λ 9.0e-6) bounds the difference.
+    if (n == 3200) {
+      EXPECT_LE(dW, 7e-8);
+      EXPECT_LE(dG, 1.3e-8);
+      EXPECT_LE(dL, 9e-6);
+      EXPECT_NEAR(std::log2(prev / dW), 5.0, 0.3) << "the difference is HEDOP5's order-5 error";
+    }
+    prev = dW;
+  }
+}
+
+// Stability: HEDOP5's explicit stages limit h|ω| (|ω| ≈ 150 on BC); the notes find h = 1/110
+// stable on [0, 1] and h = 0.01 not, the multiplier oscillating and growing. The driver must end
+// the unstable run with a failure status and the last good, finite state, not return garbage.
+// Run one driver step at a time, to see the largest |λ| on the way.
+TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100) {
+  const Top top = Top::bruls_cardona();
+  lb::ConstrainedState<Top> y0{top.configuration(lb::Mat3<double>::identity()), top.velocity(lb::vec3(0.0, 150.0, -4.61538)), {}};
+  ASSERT_TRUE(lb::consistent_multiplier(top, y0.q, y0.v, 0.0, y0.lambda));
+  const auto ref = top_reference(kBC, 1000, 1000);  // |λ| of the exact motion on [0, 1]
+  double max_exact = 0;
+  for (const auto& e : ref) max_exact = std::max(max_exact, lb::norm(exact_state(kBC, e).lambda));
+  struct Run {
+    lb::HalfExplicitOutcome<Top> o;
+    double max_lambda;
+  };
+  auto run = [&](int n) {
+    Run r{{y0, 0.0, 0, lb::Status::ok}, 0};
+    for (int k = 0; k < n && r.o.status == lb::Status::ok; ++k) {
+      const auto o = lb::integrate_half_explicit(top, hedop5, r.o.y, k * 1.0 / n, (k + 1) * 1.0 / n, 1);
+      r.o = {o.y, o.t, r.o.steps + o.steps, o.status};
+      r.max_lambda = std::max(r.max_lambda, lb::norm(o.y.lambda));
+    }
+    std::printf("BC h = 1/%d: %s after %ld steps, t = %.3f, max |lambda| %.3g (exact: %.3g)\n", n,
+                lb::status_name(std::uint8_t(r.o.status)), r.o.steps, r.o.t, r.max_lambda, max_exact);
+    return r;
+  };
+  // The driver's own loop over many steps ends the same way.
+  const auto whole = lb::integrate_half_explicit(top, hedop5, y0, 0.0, 1.0, 110);
+  EXPECT_EQ(whole.status, lb::Status::ok);
+  EXPECT_EQ(whole.steps, 110);
+  EXPECT_DOUBLE_EQ(whole.t, 1.0);
+  const auto broken = lb::integrate_half_explicit(top, hedop5, y0, 0.0, 1.0, 100);
+  EXPECT_NE(broken.status, lb::Status::ok);
+  EXPECT_LT(broken.steps, 100);
+
+  const Run stable = run(110);
+  EXPECT_EQ(stable.o.status, lb::Status::ok);
+  EXPECT_EQ(stable.o.steps, 110);
+  EXPECT_DOUBLE_EQ(stable.o.t, 1.0);
+  EXPECT_LE(stable.max_lambda, 1.5 * max_exact) << "clean: the multiplier stays bounded";
+
+  const Run unstable = run(100);
+  EXPECT_NE(unstable.o.status, lb::Status::ok);
+  EXPECT_LT(unstable.o.steps, 100);
+  EXPECT_LT(unstable.o.t, 1.0);
+  EXPECT_GT(unstable.max_lambda, 10 * max_exact) << "the multiplier recursion blew up before the failure";
+  EXPECT_TRUE(std::isfinite(lb::norm(unstable.o.y.lambda)) && std::isfinite(lb::norm(unstable.o.y.v)) &&
+              std::isfinite(lb::norm(unstable.o.y.q.t)))
+      << "the last good state is returned";
 }
 
 }  // namespace

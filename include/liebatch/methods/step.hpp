@@ -15,8 +15,9 @@ namespace lb {
   X(nonfinite, 2, "a NaN or Inf appeared in the state")                                        \
   X(step_underflow, 3, "the adaptive step fell below h_min")                                   \
   X(step_cap, 4, "the step-count cap was reached before t_end")                                \
-  X(dexpinv_singular, 5, "an RKMK stage angle reached the singular range of dexp^-1 (near 2 pi)") \
-  X(nonlinear_solve_failed, 6, "an implicit step's Newton solve failed (unconverged, non-finite or |xi| >= pi)")
+  X(dexpinv_singular, 5, "a stage angle (RKMK, HEDOP5) reached the singular range of dexp^-1 (near 2 pi)") \
+  X(nonlinear_solve_failed, 6, "an implicit step's Newton solve failed (unconverged, non-finite or |xi| >= pi)") \
+  X(constraint_solve_failed, 7, "a half-explicit stage's constraint system was singular or not finite")
 
 enum class Status : std::uint8_t {
 #define LB_STATUS_ENUM(name, code, what) name = code,
