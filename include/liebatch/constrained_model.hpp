@@ -61,21 +61,28 @@ template <ConstrainedModel M> struct ConstrainedState {
   Vec<typename M::scalar, M::constraints> lambda;
 };
 
+/// The Schur matrix B_l M(q)⁻¹ B_rᵀ of a multiplier solve: column k is B_l M⁻¹ (row k of B_r)ᵀ.
+template <ConstrainedModel M>
+LB_HD SquareMat<typename M::scalar, M::constraints> schur_matrix(
+    const M& m, const typename M::group& q, const ConstraintGradient<typename M::scalar, M::constraints, M::group::algebra::dim>& Bl,
+    const ConstraintGradient<typename M::scalar, M::constraints, M::group::algebra::dim>& Br) {
+  SquareMat<typename M::scalar, M::constraints> S;
+  LB_UNROLL for (int k = 0; k < M::constraints; ++k) {
+    const auto col = m.inverse_mass(q, Br.row[k]);
+    LB_UNROLL for (int i = 0; i < M::constraints; ++i) S.a[i][k] = dot(Bl.row[i], col);
+  }
+  return S;
+}
+
 /// The multiplier consistent with (q, v) at t: the λ for which the motion keeps B(q)v = 0, from
 /// d/dt(B v) = B v̇ + Z = 0 with v̇ = −M⁻¹(g + Bᵀλ), i.e. (B M⁻¹ Bᵀ) λ = Z − B M⁻¹ g, Z the
 /// curvature term. Returns false (λ then unspecified) when B M⁻¹ Bᵀ is singular or not finite.
 template <ConstrainedModel M>
 LB_HD bool consistent_multiplier(const M& m, const typename M::group& q, const typename M::group::algebra::vec& v,
                                  typename M::scalar t, Vec<typename M::scalar, M::constraints>& lambda) {
-  using T = typename M::scalar;
-  constexpr int R = M::constraints;
   const auto B = m.gradient(q);
-  SquareMat<T, R> S;
-  LB_UNROLL for (int k = 0; k < R; ++k) {
-    const auto col = m.inverse_mass(q, B.row[k]);  // M⁻¹ (row k of B)ᵀ: column k of M⁻¹Bᵀ
-    LB_UNROLL for (int i = 0; i < R; ++i) S.a[i][k] = dot(B.row[i], col);
-  }
-  return lu_solve<R>(S, m.curvature(q, v) - B * m.inverse_mass(q, m.forces(q, v, t)), lambda);
+  return lu_solve<M::constraints>(schur_matrix(m, q, B, B), m.curvature(q, v) - B * m.inverse_mass(q, m.forces(q, v, t)),
+                                  lambda);
 }
 
 }  // namespace lb

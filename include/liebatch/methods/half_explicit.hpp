@@ -59,27 +59,26 @@ LB_HD HalfExplicitResult<M> half_explicit_step(const M& m, const HalfExplicitTab
   thetadot[0] = y.v;
   Lambda[0] = y.lambda;
   vdot[0] = -m.inverse_mass(y.q, m.forces(y.q, y.v, t) + m.gradient(y.q).transpose_times(y.lambda));
-  G Q = y.q;  // Q_i
+  auto too_large = [&](const vec& theta) { return !(A::angle2(theta) < T(angle_max * angle_max)); };
+  // Stage i's Θ, Q and B(Q); stage i computes stage i+1's for its constraint and hands them on.
+  vec theta = theta_of(1, 1);
+  G Q = y.q * G::exp(theta);
+  auto B = m.gradient(Q);
+  out.singular = too_large(theta);
   for (int i = 1; i < SBar; ++i) {
-    const vec theta = theta_of(i, i);
     const vec V = v_of(i, i);
     thetadot[i] = A::dexpinv(-theta, V);
     const vec theta_next = theta_of(i + 1, i + 1);
-    out.singular = out.singular || !(A::angle2(theta) < T(angle_max * angle_max)) ||
-                   !(A::angle2(theta_next) < T(angle_max * angle_max));
-    Q = y.q * G::exp(theta);
+    out.singular = out.singular || too_large(theta_next);
     const G Q_next = y.q * G::exp(theta_next);
+    const auto B_next = m.gradient(Q_next);
     const T ti = t + tab.c[i].template as<T>() * h;
     const T ha = h * tab.a[i + 1][i].template as<T>();
-    const auto B = m.gradient(Q), B_next = m.gradient(Q_next);
     const vec Minv_g = m.inverse_mass(Q, m.forces(Q, V, ti));
-    SquareMat<T, R> S;
-    for (int k = 0; k < R; ++k) {
-      const vec col = m.inverse_mass(Q, B.row[k]);
-      for (int l = 0; l < R; ++l) S.a[l][k] = dot(B_next.row[l], col);
-    }
-    if (!lu_solve<R>(S, B_next * ((T(1) / ha) * v_of(i + 1, i) - Minv_g), Lambda[i])) out.failed = true;
+    if (!lu_solve<R>(schur_matrix(m, Q, B_next, B), B_next * ((T(1) / ha) * v_of(i + 1, i) - Minv_g), Lambda[i]))
+      out.failed = true;
     vdot[i] = -(Minv_g + m.inverse_mass(Q, B.transpose_times(Lambda[i])));
+    theta = theta_next, Q = Q_next, B = B_next;
   }
 
   const int s = tab.s;
