@@ -16,6 +16,7 @@
 
 #include <liebatch/ensemble/engine.hpp>
 #include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/methods/half_explicit.hpp>
 #include "ensemble_gpu.hpp"
 #include "ensembles.hpp"
 #include "problems.hpp"
@@ -35,16 +36,25 @@ template <class P, class T = double> auto case_ensemble(bool adaptive) {
   c.h = adaptive ? T(1e-3) : T(P::t_end / 100);
   c.atol = c.rtol = std::is_same_v<T, float> ? T(1e-5) : T(1e-8);
   e.control.v = {c};
-  const auto y0 = P::template y0<T>();
-  constexpr int dim = decltype(y0)::size;
-  e.y0.resize(dim * e.size);
-  for (std::size_t i = 0; i < e.size; ++i) {
-    // Rotate the initial state by a member-dependent angle about e₃ (stays on the manifold).
-    const T a = T(0.01) * T(i);
-    const auto u = lb::vec3(T(0), T(0), a);
-    for (int b = 0; b < dim; b += 3) {
-      const auto v = lb::S2<T>::exp_act(u, y0.template seg<3>(b));
-      for (int d = 0; d < 3; ++d) e.y0[(b + d) * e.size + i] = v[d];
+  if constexpr (requires { P::template y0<T>(std::size_t(0)); }) {  // the problem's own members
+    constexpr int dim = Model::space::dim;
+    e.y0.resize(dim * e.size);
+    for (std::size_t i = 0; i < e.size; ++i) {
+      const auto y = P::template y0<T>(i);
+      for (int d = 0; d < dim; ++d) e.y0[d * e.size + i] = y[d];
+    }
+  } else {
+    const auto y0 = P::template y0<T>();
+    constexpr int dim = decltype(y0)::size;
+    e.y0.resize(dim * e.size);
+    for (std::size_t i = 0; i < e.size; ++i) {
+      // Rotate the initial state by a member-dependent angle about e₃ (stays on the manifold).
+      const T a = T(0.01) * T(i);
+      const auto u = lb::vec3(T(0), T(0), a);
+      for (int b = 0; b < dim; b += 3) {
+        const auto v = lb::S2<T>::exp_act(u, y0.template seg<3>(b));
+        for (int d = 0; d < 3; ++d) e.y0[(b + d) * e.size + i] = v[d];
+      }
     }
   }
   return e;
@@ -92,6 +102,13 @@ template <class B, class Method, class P> Comparison compare(bool adaptive) {
     v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return compare<B, lb::methods::m, P>(true); }});
 template <class B, class P> void add_all_cases(std::vector<GpuCase>& v) { LB_METHODS(LB_METHOD_CASES) }
 #undef LB_METHOD_CASES
+
+/// HEDOP5 on the constrained heavy top, fixed and adaptive steps (issue 18).
+template <class B> void add_constrained_cases(std::vector<GpuCase>& v) {
+  using P = ConstrainedTopProblem;
+  v.push_back({std::string(P::name) + " / hedop5", [] { return compare<B, lb::methods::hedop5, P>(false); }});
+  v.push_back({std::string(P::name) + " / hedop5 adaptive", [] { return compare<B, lb::methods::hedop5, P>(true); }});
+}
 
 /// Cases per problem in add_all_cases.
 inline const std::size_t cases_per_problem = [] {

@@ -13,4 +13,10 @@ std::vector<GpuCase> emulated_cases() {
   return v;
 }
 
+std::vector<GpuCase> emulated_constrained_cases() {
+  std::vector<GpuCase> v;
+  add_constrained_cases<HostBackend>(v);
+  return v;
+}
+
 }  // namespace lbtest

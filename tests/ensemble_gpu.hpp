@@ -29,6 +29,10 @@ std::vector<GpuCase> gpu_cases();
 /// in a build without CUDA).
 std::vector<GpuCase> gpu_symplectic_cases();
 
+/// HEDOP5 on the constrained heavy top in SE(3), fixed and adaptive steps (empty in a build
+/// without CUDA).
+std::vector<GpuCase> gpu_constrained_cases();
+
 /// GPU runs split into batches and chunks equal the single-launch run bitwise, and 1 % poisoned
 /// members carry Status::nonfinite on GPU and CPU alike. "" when all holds, else what failed.
 std::string gpu_structure_check();

@@ -5,6 +5,7 @@ namespace lbtest {
 
 std::vector<GpuCase> gpu_cases() { return {}; }
 std::vector<GpuCase> gpu_symplectic_cases() { return {}; }
+std::vector<GpuCase> gpu_constrained_cases() { return {}; }
 std::string gpu_structure_check() { return "built without CUDA"; }
 std::string gpu_sections_check() { return "built without CUDA"; }
 

@@ -4,7 +4,9 @@
 #pragma once
 #include <cmath>
 
+#include <liebatch/constrained_system.hpp>
 #include <liebatch/liebatch.hpp>
+#include <liebatch/models/constrained_heavy_top.hpp>
 #include <liebatch/models/free_rigid_body.hpp>
 #include <liebatch/models/heavy_top.hpp>
 #include <liebatch/models/heavy_top_spatial.hpp>
@@ -46,6 +48,25 @@ struct SpatialHeavyTopProblem {
     const T angle = atan2(lb::norm(ax), lb::dot(G, e3));  // rotation about Γ × e₃ taking Γ to e₃
     const auto Q = lb::SO3<T>::exp((angle / lb::norm(ax)) * ax).R;
     return lb::HeavyTopSpatial<T>::from_body(Q, y.template seg<0, 3>());
+  }
+};
+
+/// The Brüls–Cardona top as a constrained body in SE(3) (issue 18), for HEDOP5: its own ensemble
+/// (case_ensemble's rotations would leave the constraint manifold), 256 members with Ω₀ scaled
+/// componentwise by 1 + 0.05 sin(7i + k), λ₀ completed by ConstrainedSystem::initial; t_end = 0.25,
+/// so that the fixed step t_end/100 is inside HEDOP5's stability limit (h ≤ 1/110).
+struct ConstrainedTopProblem {
+  static constexpr const char* name = "heavy top in SE(3), constrained";
+  static constexpr double t_end = 0.25;
+  template <class T> static lb::ConstrainedSystem<lb::ConstrainedHeavyTop<T>> model() {
+    return {lb::ConstrainedHeavyTop<T>::bruls_cardona()};
+  }
+  template <class T> static typename decltype(model<T>())::point y0(std::size_t i) {
+    const auto m = model<T>();
+    lb::Vec3<T> w;
+    const T w0[3] = {T(0), T(150), T(-4.61538)};
+    for (int k = 0; k < 3; ++k) w[k] = w0[k] * (T(1) + T(0.05) * T(std::sin(double(7 * i + std::size_t(k)))));
+    return m.initial(m.system.configuration(lb::Mat3<T>::identity()), m.system.velocity(w));
   }
 };
 

@@ -17,6 +17,7 @@
 
 namespace lbtest {
 std::vector<GpuCase> emulated_cases();
+std::vector<GpuCase> emulated_constrained_cases();
 }
 
 namespace {
@@ -38,6 +39,18 @@ TEST(EnsembleEmulatedGpu, EqualsTheCpuBitwiseForEveryModelAndMethod) {
     const lbtest::Comparison r = c.run();
     EXPECT_EQ(r.first_difference, "") << c.name;
     EXPECT_EQ(r.max_diff, 0.0) << c.name;
+  }
+}
+
+// HEDOP5 on constrained systems (issue 18), fixed and adaptive: state (q, v, λ), no Newton counts.
+TEST(EnsembleEmulatedGpu, Hedop5EqualsTheCpuBitwise) {
+  const auto cases = lbtest::emulated_constrained_cases();
+  ASSERT_EQ(cases.size(), 2u);
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = c.run();
+    EXPECT_EQ(r.first_difference, "") << c.name;
+    EXPECT_EQ(r.max_diff, 0.0) << c.name;
+    EXPECT_EQ(r.mismatched_status, 0) << c.name;
   }
 }
 

@@ -32,6 +32,15 @@ TEST(EnsembleGpu, SymplecticMethodsAgreeWithTheCpu) {
   for (const auto& c : cases) EXPECT_EQ(check(c).mismatched_steps, 0) << c.name;
 }
 
+// HEDOP5 on constrained systems (issue 18): seven linear stage solves per step on the device, the
+// fixed-step bound of ensemble_cases.hpp with stages = 7; adaptive runs within 10 tol.
+TEST(EnsembleGpu, Hedop5AgreesWithTheCpu) {
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const auto cases = lbtest::gpu_constrained_cases();
+  ASSERT_EQ(cases.size(), 2u) << "hedop5 fixed and adaptive";
+  for (const auto& c : cases) check(c);
+}
+
 TEST(EnsembleGpu, BatchesChunksAndPoisonedMembers) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   EXPECT_EQ(lbtest::gpu_structure_check(), "");

@@ -16,9 +16,12 @@
 #include <liebatch/models/planar_pendulum.hpp>
 #include <liebatch/trajectory/integrate.hpp>
 
+#include "constrained_problems.hpp"
 #include "rooted_trees.hpp"
 
 namespace {
+
+using namespace constrained_problems;
 
 using Q = boost::multiprecision::cpp_rational;
 using lb::tableaux::hedop5;
@@ -187,7 +190,6 @@ TEST(ConstrainedModels, HeavyTopInSe3IsTheBrulsCardonaTop) {
 // ---------------------------------------------------------------------------------------------
 // HEDOP5 on the planar pendulum against the angle ODE.
 
-using LD = long double;
 using Pend = lb::PlanarPendulum<double>;
 constexpr double kG = 9.81, kPhi0 = 0.7, kPhidot0 = 0.3, kT = 2.0;  // PEND2D (docs/constrained.md §4)
 
@@ -221,14 +223,14 @@ struct PendulumRun {
 };
 
 /// N steps of `tab` on PEND2D from consistent data, errors against the angle ODE at every step.
-PendulumRun run_pendulum(const lb::HalfExplicitTableau<7>& tab, int n) {
+template <const auto& tab> PendulumRun run_pendulum(int n) {
   static const auto ref = angle_reference();
   const Pend pend{kG, 1.0};
   lb::ConstrainedState<Pend> y{pend.position(kPhi0), pend.velocity(kPhi0, kPhidot0), {}};
   PendulumRun r{0, 0, 0, 0, 0, lb::consistent_multiplier(pend, y.q, y.v, 0.0, y.lambda)};
   const double h = kT / n;
   for (int k = 0; k < n; ++k) {
-    const auto s = lb::half_explicit_step(pend, tab, y, k * h, h);
+    const auto s = lb::half_explicit_step<tab>(pend, y, k * h, h);
     r.ok = r.ok && !s.singular && !s.failed;
     y = s.y;
     r.max_bv = std::max(r.max_bv, std::abs((pend.gradient(y.q) * y.v)[0]));
@@ -246,7 +248,7 @@ TEST(Hedop5, OrderFiveOnThePlanarPendulumInQVAndLambda) {
   const int ns[] = {40, 80, 160, 320};
   PendulumRun r[4];
   for (int i = 0; i < 4; ++i) {
-    r[i] = run_pendulum(hedop5, ns[i]);
+    r[i] = run_pendulum<hedop5>(ns[i]);
     ASSERT_TRUE(r[i].ok) << "N = " << ns[i];
     std::printf("PEND2D N = %3d: |dq| %.3e |dv| %.3e |dlambda| %.3e  |q|^2-1 %.3e  max|Bv| %.1e\n", ns[i], r[i].err_q,
                 r[i].err_v, r[i].err_lambda, r[i].drift, r[i].max_bv);
@@ -267,11 +269,14 @@ TEST(Hedop5, OrderFiveOnThePlanarPendulumInQVAndLambda) {
 // The negative control: λ_{m+1} = Λ₆ (d = e₆, the method without the extra row, whose multiplier
 // recursion amplifies by 115/33) loses the multiplier, and more so as h decreases, so the order
 // test above sees the recursion.
+constexpr lb::HalfExplicitTableau<7> kStageSix = [] {
+  auto t = hedop5;
+  t.d[6] = lb::Rational{0, 1};
+  t.d[5] = lb::Rational{1, 1};
+  return t;
+}();
 TEST(Hedop5, TakingLambdaFromStageSixLosesTheMultiplier) {
-  auto mutant = hedop5;
-  mutant.d[6] = lb::Rational{0, 1};
-  mutant.d[5] = lb::Rational{1, 1};
-  const PendulumRun coarse = run_pendulum(mutant, 40), fine = run_pendulum(mutant, 80);
+  const PendulumRun coarse = run_pendulum<kStageSix>(40), fine = run_pendulum<kStageSix>(80);
   std::printf("d = e6: max |dlambda| %.3e (N = 40), %.3e (N = 80)\n", coarse.err_lambda, fine.err_lambda);
   EXPECT_FALSE(fine.ok && fine.err_lambda < 1.0) << "λ error " << fine.err_lambda;
   EXPECT_FALSE(fine.err_lambda < coarse.err_lambda) << "the λ error does not shrink with h";
@@ -287,7 +292,7 @@ TEST(Hedop5, EmbeddedEstimateOrders) {
   ASSERT_TRUE(lb::consistent_multiplier(pend, y.q, y.v, 0.0, y.lambda));
   double prev_theta = 0, prev_v = 0;
   for (double h : {0.05, 0.025, 0.0125, 0.00625}) {
-    const auto s = lb::half_explicit_step(pend, hedop5, y, 0.0, h);
+    const auto s = lb::half_explicit_step<hedop5>(pend, y, 0.0, h);
     const double et = lb::norm(s.err_theta), ev = lb::norm(s.err_v);
     if (prev_theta > 0) {
       const double st = std::log2(prev_theta / et), sv = std::log2(prev_v / ev);
@@ -302,103 +307,6 @@ TEST(Hedop5, EmbeddedEstimateOrders) {
 
 // ---------------------------------------------------------------------------------------------
 // HEDOP5 on the heavy top in SE(3) against the fixed-point top.
-
-/// A heavy top with a fixed point: J the principal inertia about it, χ the centre of mass (body
-/// frame), R₀ = exp(â₀) and Ω₀ (docs/constrained.md §4; the notes' BC and ASYM problems).
-struct TopProblem {
-  double J[3], chi[3], mass, g, a0[3], omega0[3], T;
-  lb::HeavyTop<double> fixed() const { return {lb::vec3(J[0], J[1], J[2]), lb::vec3(chi[0], chi[1], chi[2]), mass, g}; }
-};
-// Brüls–Cardona: HeavyTop::bruls_cardona's data and initial Ω (checked equal in BrulsCardonaIsThePreset).
-constexpr TopProblem kBC{{15.234375, 0.46875, 15.234375}, {0, 1, 0}, 15, 9.81, {0, 0, 0}, {0, 150, -4.61538}, 1.0};
-// ASYM: J = diag(2, 1, 2/3), χ = (0.1, 0.2, 0.3), m = 1, R₀ = exp(hat(0.2, −0.1, 0.3)), Π₀ = JΩ₀ = (1, 0.5, −0.4).
-constexpr TopProblem kASYM{{2, 1, 2.0 / 3}, {0.1, 0.2, 0.3}, 1, 9.81, {0.2, -0.1, 0.3}, {0.5, 0.5, -0.6}, 2.0};
-
-/// The exact motion at one time: attitude R (row-major), Ω, Ω̇.
-struct TopExact {
-  LD R[9], W[3], Wdot[3];
-};
-
-/// The fixed-point top in body form, Ṙ = RΩ̂, JΩ̇ = (JΩ) × Ω + m g Γ × χ with Γ = Rᵀe₃ (R's third
-/// row), integrated as an ODE in ℝ¹² by the classical RK4 in long double, `per` steps per grid
-/// interval, stored at t = kT·k/grid. Independent of HEDOP5 and of the library: different
-/// equations for the same motion (no multiplier, no constraint, no centre-of-mass velocity, the
-/// inertia about the fixed point), R evolved as a plain matrix (no exp, no dexp⁻¹), plain arrays.
-/// Its error at the finest HEDOP5 grid is measured in the tests below (per vs per/2).
-std::vector<TopExact> top_reference(const TopProblem& p, int grid, int per) {
-  auto cross = [](const LD* a, const LD* b, LD* c) {
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-  };
-  auto omegadot = [&](const LD* R, const LD* W, LD* Wd) {
-    LD JW[3], gyro[3], torque[3], chi[3] = {p.chi[0], p.chi[1], p.chi[2]};
-    for (int i = 0; i < 3; ++i) JW[i] = p.J[i] * W[i];
-    cross(JW, W, gyro);
-    cross(R + 6, chi, torque);
-    for (int i = 0; i < 3; ++i) Wd[i] = (gyro[i] + LD(p.mass) * LD(p.g) * torque[i]) / p.J[i];
-  };
-  // y = (R row-major, Ω); (RΩ̂)_ij = Σ_k R_ik Ω̂_kj, Ω̂ = [[0, −Ω₃, Ω₂], [Ω₃, 0, −Ω₁], [−Ω₂, Ω₁, 0]].
-  auto f = [&](const std::array<LD, 12>& y) {
-    std::array<LD, 12> d;
-    const LD* W = y.data() + 9;
-    const LD H[9] = {0, -W[2], W[1], W[2], 0, -W[0], -W[1], W[0], 0};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) d[3 * i + j] = y[3 * i] * H[j] + y[3 * i + 1] * H[3 + j] + y[3 * i + 2] * H[6 + j];
-    omegadot(y.data(), W, d.data() + 9);
-    return d;
-  };
-  // R₀ = exp(â₀) by Rodrigues: I + (sin θ/θ) â + ((1 − cos θ)/θ²) â².
-  std::array<LD, 12> y{};
-  const LD a[3] = {p.a0[0], p.a0[1], p.a0[2]}, th = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-  const LD s = th > 0 ? std::sin(th) / th : 1, c = th > 0 ? (1 - std::cos(th)) / (th * th) : 0.5;
-  const LD A[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      LD A2 = 0;
-      for (int k = 0; k < 3; ++k) A2 += A[3 * i + k] * A[3 * k + j];
-      y[3 * i + j] = (i == j ? 1 : 0) + s * A[3 * i + j] + c * A2;
-    }
-  for (int i = 0; i < 3; ++i) y[9 + i] = p.omega0[i];
-  auto record = [&](std::vector<TopExact>& out) {
-    TopExact e;
-    for (int i = 0; i < 9; ++i) e.R[i] = y[i];
-    for (int i = 0; i < 3; ++i) e.W[i] = y[9 + i];
-    omegadot(e.R, e.W, e.Wdot);
-    out.push_back(e);
-  };
-  std::vector<TopExact> out;
-  record(out);
-  const LD h = LD(p.T) / (LD(grid) * per);
-  for (long k = 1; k <= long(grid) * per; ++k) {
-    const auto k1 = f(y);
-    std::array<LD, 12> z;
-    for (int i = 0; i < 12; ++i) z[i] = y[i] + h / 2 * k1[i];
-    const auto k2 = f(z);
-    for (int i = 0; i < 12; ++i) z[i] = y[i] + h / 2 * k2[i];
-    const auto k3 = f(z);
-    for (int i = 0; i < 12; ++i) z[i] = y[i] + h * k3[i];
-    const auto k4 = f(z);
-    for (int i = 0; i < 12; ++i) y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-    if (k % per == 0) record(out);
-  }
-  return out;
-}
-
-using Top = lb::ConstrainedHeavyTop<double>;
-
-/// (q, v, λ) of the exact motion: x = Rχ, U = Ω × χ, and the closed form
-/// λ = m Rᵀg⃗ − m(Ω̇ × χ + Ω × (Ω × χ)), Rᵀg⃗ = −g Γ (ConstrainedModels.HeavyTopInSe3IsTheBrulsCardonaTop).
-lb::ConstrainedState<Top> exact_state(const TopProblem& p, const TopExact& e) {
-  lb::Mat3<double> R;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) R(i, j) = double(e.R[3 * i + j]);
-  const lb::Vec3<double> W = lb::vec3(double(e.W[0]), double(e.W[1]), double(e.W[2]));
-  const lb::Vec3<double> Wd = lb::vec3(double(e.Wdot[0]), double(e.Wdot[1]), double(e.Wdot[2]));
-  const lb::Vec3<double> chi = lb::vec3(p.chi[0], p.chi[1], p.chi[2]);
-  const lb::Vec3<double> lambda = (-p.mass * p.g) * R.row(2) - p.mass * (lb::cross(Wd, chi) + lb::cross(W, lb::cross(W, chi)));
-  return {{R, R * chi}, lb::concat(W, lb::cross(W, chi)), lambda};
-}
 
 struct TopRun {
   double err_R, err_x, err_v, err_lambda;  // max over the steps: max-abs in R, |Δx|, |Δv|, |Δλ|
@@ -418,7 +326,7 @@ TopRun run_top(const TopProblem& p, const std::vector<TopExact>& ref, int n) {
   const int stride = int(ref.size() - 1) / n;
   for (int k = 0; k < n && r.status == lb::Status::ok; ++k) {
     // One step through the driver, so that its status is the step's.
-    const auto o = lb::integrate_half_explicit(top, hedop5, y, k * p.T / n, (k + 1) * p.T / n, 1);
+    const auto o = lb::integrate_half_explicit<hedop5>(top, y, k * p.T / n, (k + 1) * p.T / n, 1);
     r.status = o.status;
     y = o.y;
     const auto e = exact_state(p, ref[(k + 1) * stride]);
@@ -548,9 +456,12 @@ TEST(Hedop5HeavyTop, SameMotionAsRkmk5OnSeStar3) {
 }
 
 // Stability: HEDOP5's explicit stages limit h|ω| (|ω| ≈ 150 on BC); the notes find h = 1/110
-// stable on [0, 1] and h = 0.01 not, the multiplier oscillating and growing. The driver must end
-// the unstable run with a failure status and the last good, finite state, not return garbage.
-// Run one driver step at a time, to see the largest |λ| on the way.
+// stable on [0, 1] and h = 0.01 not, the multiplier oscillating and growing. The step compares its
+// λ with the one its (q, v) imply (HalfExplicitResult::multiplier_defect): the stable run's defect
+// stays at round-off, the unstable one fails with constraint_solve_failed as soon as the defect
+// passes half_explicit_defect_max, before the multiplier has blown up (without the check this run
+// went on to |λ| = 3.9·10⁴, 45 times the exact largest, and ended 3 steps later at dexp⁻¹'s
+// singularity). The driver ends with the last good, finite state.
 TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100) {
   const Top top = Top::bruls_cardona();
   lb::ConstrainedState<Top> y0{top.configuration(lb::Mat3<double>::identity()), top.velocity(lb::vec3(0.0, 150.0, -4.61538)), {}};
@@ -560,26 +471,30 @@ TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100)
   for (const auto& e : ref) max_exact = std::max(max_exact, lb::norm(exact_state(kBC, e).lambda));
   struct Run {
     lb::HalfExplicitOutcome<Top> o;
-    double max_lambda;
+    double max_lambda, max_defect, last_defect;  // over the good steps; the failing step's defect
   };
+  // One driver step at a time, with the step's defect.
   auto run = [&](int n) {
-    Run r{{y0, 0.0, 0, lb::Status::ok}, 0};
+    Run r{{y0, 0.0, 0, lb::Status::ok}, 0, 0, 0};
     for (int k = 0; k < n && r.o.status == lb::Status::ok; ++k) {
-      const auto o = lb::integrate_half_explicit(top, hedop5, r.o.y, k * 1.0 / n, (k + 1) * 1.0 / n, 1);
+      const auto o = lb::integrate_half_explicit<hedop5>(top, r.o.y, k * 1.0 / n, (k + 1) * 1.0 / n, 1);
+      r.last_defect = lb::half_explicit_step<hedop5>(top, r.o.y, k * 1.0 / n, 1.0 / n).multiplier_defect;
       r.o = {o.y, o.t, r.o.steps + o.steps, o.status};
+      if (o.status != lb::Status::ok) break;
       r.max_lambda = std::max(r.max_lambda, lb::norm(o.y.lambda));
+      r.max_defect = std::max(r.max_defect, r.last_defect);
     }
-    std::printf("BC h = 1/%d: %s after %ld steps, t = %.3f, max |lambda| %.3g (exact: %.3g)\n", n,
-                lb::status_name(std::uint8_t(r.o.status)), r.o.steps, r.o.t, r.max_lambda, max_exact);
+    std::printf("BC h = 1/%d: %s after %ld steps, t = %.3f, max |lambda| %.3g (exact: %.3g), multiplier defect: max %.1e, last %.1e\n",
+                n, lb::status_name(std::uint8_t(r.o.status)), r.o.steps, r.o.t, r.max_lambda, max_exact, r.max_defect,
+                r.last_defect);
     return r;
   };
-  // The driver's own loop over many steps ends the same way.
-  const auto whole = lb::integrate_half_explicit(top, hedop5, y0, 0.0, 1.0, 110);
+  const auto whole = lb::integrate_half_explicit<hedop5>(top, y0, 0.0, 1.0, 110);
   EXPECT_EQ(whole.status, lb::Status::ok);
   EXPECT_EQ(whole.steps, 110);
   EXPECT_DOUBLE_EQ(whole.t, 1.0);
-  const auto broken = lb::integrate_half_explicit(top, hedop5, y0, 0.0, 1.0, 100);
-  EXPECT_NE(broken.status, lb::Status::ok);
+  const auto broken = lb::integrate_half_explicit<hedop5>(top, y0, 0.0, 1.0, 100);
+  EXPECT_EQ(broken.status, lb::Status::constraint_solve_failed);
   EXPECT_LT(broken.steps, 100);
 
   const Run stable = run(110);
@@ -587,12 +502,13 @@ TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100)
   EXPECT_EQ(stable.o.steps, 110);
   EXPECT_DOUBLE_EQ(stable.o.t, 1.0);
   EXPECT_LE(stable.max_lambda, 1.5 * max_exact) << "clean: the multiplier stays bounded";
+  EXPECT_LE(stable.max_defect, 1e-8);
 
   const Run unstable = run(100);
-  EXPECT_NE(unstable.o.status, lb::Status::ok);
-  EXPECT_LT(unstable.o.steps, 100);
+  EXPECT_EQ(unstable.o.status, lb::Status::constraint_solve_failed);
   EXPECT_LT(unstable.o.t, 1.0);
-  EXPECT_GT(unstable.max_lambda, 10 * max_exact) << "the multiplier recursion blew up before the failure";
+  EXPECT_GT(unstable.last_defect, lb::half_explicit_defect_max);
+  EXPECT_LE(unstable.max_lambda, 1.5 * max_exact) << "caught before the multiplier blew up";
   EXPECT_TRUE(std::isfinite(lb::norm(unstable.o.y.lambda)) && std::isfinite(lb::norm(unstable.o.y.v)) &&
               std::isfinite(lb::norm(unstable.o.y.q.t)))
       << "the last good state is returned";

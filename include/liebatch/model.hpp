@@ -35,6 +35,13 @@ template <class M> constexpr int observable_count() {
   }
 }
 
+/// Whether M is a constrained system (constrained_system.hpp: `static constexpr bool constrained =
+/// true`), whose state carries a multiplier that only a half-explicit method advances (MethodFor).
+template <class M> constexpr bool model_constrained() {
+  if constexpr (requires { M::constrained; }) return M::constrained;
+  else return false;
+}
+
 /// y's distance from the set M's states live on, and a point of that set near y: the model's own
 /// static `defect`/`project` where it narrows its space (the heavy top's |Γ| = 1 on se*(3)), else
 /// the space's.

@@ -7,11 +7,19 @@
 
 namespace lb {
 
+/// Whether M steps constrained systems (`static constexpr bool constrained = true`: the
+/// half-explicit methods), which no other method may (model_constrained).
+template <class M> constexpr bool method_constrained() {
+  if constexpr (requires { M::constrained; }) return M::constrained;
+  else return false;
+}
+
 /// M steps models of kind Mod: `step(model, t, y, h)` returns the new point, an error estimate
 /// and whether dexp⁻¹ was singular (step.hpp); `order`, `order_hat` (0: no embedded pair, no
-/// adaptive steps) and `stages` describe it.
+/// adaptive steps) and `stages` describe it. A constrained system is stepped only by a method made
+/// for it.
 template <class M, class Mod>
-concept MethodFor = Model<Mod> && requires(const Mod& m, typename Mod::space::scalar t, const typename Mod::space::point& y) {
+concept MethodFor = Model<Mod> && (!model_constrained<Mod>() || method_constrained<M>()) && requires(const Mod& m, typename Mod::space::scalar t, const typename Mod::space::point& y) {
   requires std::same_as<std::remove_cv_t<decltype(M::order)>, int>;
   requires std::same_as<std::remove_cv_t<decltype(M::order_hat)>, int>;
   requires std::same_as<std::remove_cv_t<decltype(M::stages)>, int>;
@@ -40,6 +48,14 @@ template <class M> constexpr bool method_implicit() {
 template <class M> constexpr int method_warm() {
   if constexpr (requires { M::warm; }) return M::warm;
   else return 0;
+}
+
+/// The status a member ends with when its step reports StepResult::failed: `static constexpr
+/// Status failure` of the method (the half-explicit methods: constraint_solve_failed), else
+/// nonlinear_solve_failed (the implicit methods' Newton).
+template <class M> constexpr Status method_failure() {
+  if constexpr (requires { M::failure; }) return M::failure;
+  else return Status::nonlinear_solve_failed;
 }
 
 }  // namespace lb

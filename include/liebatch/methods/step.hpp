@@ -17,7 +17,7 @@ namespace lb {
   X(step_cap, 4, "the step-count cap was reached before t_end")                                \
   X(dexpinv_singular, 5, "a stage angle (RKMK, HEDOP5) reached the singular range of dexp^-1 (near 2 pi)") \
   X(nonlinear_solve_failed, 6, "an implicit step's Newton solve failed (unconverged, non-finite or |xi| >= pi)") \
-  X(constraint_solve_failed, 7, "a half-explicit stage's constraint system was singular or not finite")
+  X(constraint_solve_failed, 7, "a half-explicit step failed: a singular or non-finite constraint system, or a multiplier off the one its state implies (step beyond the stability limit)")
 
 enum class Status : std::uint8_t {
 #define LB_STATUS_ENUM(name, code, what) name = code,
@@ -44,13 +44,13 @@ constexpr const char* status_name(std::uint8_t code) {
 
 /// Result of one step from yₙ: the new point, an error estimate in embedding coordinates (zero
 /// for methods without an embedded pair), whether dexp⁻¹ was evaluated in its singular range, and
-/// whether an implicit method's solve failed (y is then yₙ; explicit methods leave it false) and
-/// the Newton iterations it took (explicit methods: 0).
+/// whether an implicit method's solve or a half-explicit stage's constraint solve failed (y is then
+/// unspecified; explicit methods leave it false) and the Newton iterations it took (explicit: 0).
 template <class P> struct StepResult {
   P y;
   P err;
   mask_t<typename P::scalar> singular;      ///< per lane for a pack of members
-  mask_t<typename P::scalar> failed = false;  ///< Status::nonlinear_solve_failed
+  mask_t<typename P::scalar> failed = false;  ///< the method's failure status (method_failure)
   int iterations = 0;                         ///< Newton iterations (implicit methods, never on packs)
 };
 

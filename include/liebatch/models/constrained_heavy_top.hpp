@@ -6,9 +6,13 @@
 // J_c the inertia about the centre of mass, χ the centre of mass from the fixed point in the body
 // frame, g⃗ = (0, 0, −g), and −λ the reaction at the fixed point in the body frame.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "../constrained_model.hpp"
 #include "../se3.hpp"
 #include "heavy_top.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -61,6 +65,18 @@ template <class T> struct ConstrainedHeavyTop {
   }
   /// (d/dt B)·v = ẏ × Ω = (B v) × Ω: zero wherever B v = 0.
   LB_HD Vec3<T> curvature(const group& q, const vec& v) const { return cross(gradient(q) * v, v.template seg<0, 3>()); }
+
+  /// E = ½Ω·J_cΩ + ½m|U|² − m g⃗·x.
+  LB_HD T energy(const group& q, const vec& v) const {
+    const Vec3<T> W = v.template seg<0, 3>(), U = v.template seg<3, 3>();
+    return T(0.5) * dot(W, inertia_cm * W) + T(0.5) * mass * norm2(U) + mass * gravity * q.t[2];
+  }
+  static std::vector<std::string> configuration_names() { return names::join({names::matrix("R"), names::xyz("x")}); }
+  static std::vector<std::string> velocity_names() { return names::join({names::xyz("Omega"), names::xyz("U")}); }
+  template <class U> LB_HD ConstrainedHeavyTop<U> cast() const {
+    auto m3 = [](const Mat3<T>& A) { return Mat3<U>::from_flat(lb::cast<U>(A.flat())); };
+    return {m3(inertia_cm), m3(inertia_cm_inv), lb::cast<U>(com), U(mass), U(gravity)};
+  }
 
  private:
   /// A⁻¹ by cofactors: its rows are the cross products of A's columns over det A.

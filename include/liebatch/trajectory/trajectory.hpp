@@ -192,7 +192,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const M failed = live && !singular && r.failed;
       const M nonfinite = live && !singular && !failed && !all_finite(r.y);
       status_where(singular, Status::dexpinv_singular);
-      status_where(failed, Status::nonlinear_solve_failed);
+      status_where(failed, method_failure<Method>());
       status_where(nonfinite, Status::nonfinite);
       landed = live && !singular && !failed && !nonfinite;
       if (lb::none(landed)) continue;
@@ -254,7 +254,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         const M underflow = rejected && s.h < c.h_min;
         status_where(underflow, Status::step_underflow);
         status_where(underflow && r.singular, Status::dexpinv_singular);
-        status_where(underflow && r.failed, Status::nonlinear_solve_failed);
+        status_where(underflow && r.failed, method_failure<Method>());
         status_where(underflow && !finite, Status::nonfinite);
       }
       landed = accepted && shortened;
