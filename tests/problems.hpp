@@ -3,6 +3,7 @@
 // controlled two-quadrotor load (time-dependent) on ℝ⁶ × (SO(3) × so(3))² × (TS²)².
 #pragma once
 #include <cmath>
+#include <limits>
 
 #include <liebatch/constrained_system.hpp>
 #include <liebatch/liebatch.hpp>
@@ -58,6 +59,14 @@ struct SpatialHeavyTopProblem {
 struct ConstrainedTopProblem {
   static constexpr const char* name = "heavy top in SE(3), constrained";
   static constexpr double t_end = 0.25;
+  static constexpr int multipliers = 3;
+  /// How far two roundings of one fixed-step run of size h may put λ apart (ensemble_cases.hpp,
+  /// Part): a stage solve S Λ = B(V/(h a) − M⁻¹g) turns a rounding difference ε|V| of the velocity
+  /// into ε‖S⁻¹‖‖B‖|V|/(h|a|), with S = χ̂J_c⁻¹χ̂ᵀ + I/m ⪰ I/m (‖S⁻¹‖ ≤ m = 15), ‖B‖ ≤ 1 + |χ| = 2,
+  /// |V| = |Ω|√(1 + |χ|²) ≤ 1.05·150·√2 and |a| ≥ |a₈₇| = 3280/75413, the smallest a_{i+1,i}.
+  static double lambda_bound(double h) {
+    return std::numeric_limits<double>::epsilon() * 15 * 2 * (1.05 * 150 * std::sqrt(2.0)) / (h * 3280.0 / 75413.0);
+  }
   template <class T> static lb::ConstrainedSystem<lb::ConstrainedHeavyTop<T>> model() {
     return {lb::ConstrainedHeavyTop<T>::bruls_cardona()};
   }

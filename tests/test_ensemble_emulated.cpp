@@ -45,7 +45,7 @@ TEST(EnsembleEmulatedGpu, EqualsTheCpuBitwiseForEveryModelAndMethod) {
 // HEDOP5 on constrained systems (issue 18), fixed and adaptive: state (q, v, λ), no Newton counts.
 TEST(EnsembleEmulatedGpu, Hedop5EqualsTheCpuBitwise) {
   const auto cases = lbtest::emulated_constrained_cases();
-  ASSERT_EQ(cases.size(), 2u);
+  ASSERT_EQ(cases.size(), 3u);
   for (const auto& c : cases) {
     const lbtest::Comparison r = c.run();
     EXPECT_EQ(r.first_difference, "") << c.name;
