@@ -44,12 +44,14 @@ int converge_command(const Options& opt) {
   // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
   // components; b holds the same members, or one per initial state (the reference). NaN if any
   // member failed.
-  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j) {
+  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j, int d0 = 0,
+                            int d1 = -1) {
+    if (d1 < 0) d1 = dim;
     double e = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t i = j * n + k, ib = b.size == a.size ? i : k;
       if (a.status[i] != std::uint8_t(Status::ok) || b.status[ib] != std::uint8_t(Status::ok)) return double(NAN);
-      for (int d = 0; d < dim; ++d) {
+      for (int d = d0; d < d1; ++d) {
         const double diff = std::abs(a.y[std::size_t(d) * a.size + i] - b.y[std::size_t(d) * b.size + ib]);
         if (std::isnan(diff)) return double(NAN);
         e = std::max(e, diff);
@@ -59,6 +61,9 @@ int converge_command(const Options& opt) {
   };
 
   std::vector<double> error(nm * nh), roundoff(nm * nh), slope(nm * (nh - 1)), order(nm);
+  // A constrained system's error in q, v and λ apart (ModelRunner::parts).
+  const std::vector<int> parts = st.model->parts();
+  std::vector<double> part_error(nm * nh * parts.size());
   std::vector<std::uint8_t> use(nm * nh);
   std::vector<std::string> notes;
   TextOutput table(sibling(w.path(), ".csv"));  // next to the HDF5 file, renamed in place after it
@@ -94,6 +99,8 @@ int converge_command(const Options& opt) {
     const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
     for (std::size_t j = 0; j < nh; ++j) {
       at(error, j) = max_diff(r.out, rr.out, j);
+      for (std::size_t p = 0, d0 = 0; p < parts.size(); d0 += std::size_t(parts[p]), ++p)
+        part_error[(m * nh + j) * parts.size() + p] = max_diff(r.out, rr.out, j, int(d0), int(d0) + parts[p]);
       at(roundoff, j) = max_diff(r.out, x.out, j);
     }
     const OrderFit fit = fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
@@ -117,6 +124,13 @@ int converge_command(const Options& opt) {
     for (std::size_t j = 0; j < nh; ++j)
       report << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
              << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
+    if (parts.size() == 3) {
+      report << "    error in q, v, lambda apart:\n";
+      for (std::size_t j = 0; j < nh; ++j) {
+        const double* e = &part_error[(m * nh + j) * 3];
+        report << "    " << cs.steps[j] << "  " << e[0] << "  " << e[1] << "  " << e[2] << "\n";
+      }
+    }
     char legend[64];
     std::snprintf(legend, sizeof legend, " %.2f", order[m]);
     ser.title += legend;
@@ -134,6 +148,10 @@ int converge_command(const Options& opt) {
   w.write("converge/local_slope", slope, {nm, nh - 1});
   w.write("converge/point", use, {nm, nh});
   w.write("converge/observed_order", order, {nm});
+  if (!parts.empty()) {
+    w.write("converge/error_parts", part_error, {nm, nh, parts.size()});
+    w.attr("converge/error_parts", "meaning", "converge/error of a constrained system's q (embedded), v and lambda apart");
+  }
   w.write("converge/fit", notes);
   w.attr("converge/error", "meaning", "max over initial states of max_d |y_d(t1) - y_ref,d(t1)|");
   w.attr("converge/roundoff", "meaning", "max over initial states of max_d |y_d(t1) - y_ld,d(t1)|: the same method and step in long double");

@@ -1,5 +1,6 @@
 // run_on_gpu's definition, for the models_*_gpu.cu files that instantiate it.
 #pragma once
+#include <liebatch/methods/half_explicit.hpp>
 #include <liebatch/methods/methods.hpp>
 #include <liebatch/methods/symplectic.hpp>
 
@@ -12,8 +13,9 @@ namespace lb::cli {
 template <class Model>
 EnsembleOutput<typename Ensemble<Model>::T> run_on_gpu(const Ensemble<Model>& e, const RunOptions& o, const RunSpec& s) {
   using T = typename Ensemble<Model>::T;
-  // A symplectic method's kernels exist for the models on T*SO(3) only (the study refused the
-  // others before this, naming both).
+  // A method's kernels exist for the models it serves only (the symplectic ones: T*SO(3); hedop5:
+  // the constrained systems; the others: the rest); the study refused the other pairs before
+  // this, naming both.
 #define LB_CLI_GPU_RUN(m)                                                                                \
   if constexpr (MethodFor<methods::m, Model>)                                                            \
     if (s.method == #m)                                                                                  \

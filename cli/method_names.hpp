@@ -2,12 +2,15 @@
 // (<liebatch/methods/methods.hpp>), X(name, description, type). Kept apart from the config code so
 // CUDA sources can use it.
 #pragma once
+#include <liebatch/methods/half_explicit.hpp>
 #include <liebatch/methods/methods.hpp>
 #include <liebatch/methods/symplectic.hpp>
 
 #define LB_CLI_METHODS(X) LB_METHODS(X)
 // The symplectic methods, for the models they serve (methods.hpp names them in `list methods`).
 #define LB_CLI_SYMPLECTIC_METHODS(X) LB_SYMPLECTIC_METHODS(X)
+// The half-explicit methods, for the constrained systems.
+#define LB_CLI_CONSTRAINED_METHODS(X) LB_CONSTRAINED_METHODS(X)
 
 // Sanitizer builds (the fuzzer, tests/fuzz) instantiate two methods, a fixed-step one and a pair,
 // so that they compile in minutes; every code path of the command line stays reachable.
@@ -16,4 +19,6 @@
 #define LB_CLI_METHODS(X) X(rkmk4, "RKMK, classical RK4") X(rkmk54, "RKMK Dormand-Prince 5(4) pair")
 #undef LB_CLI_SYMPLECTIC_METHODS
 #define LB_CLI_SYMPLECTIC_METHODS(X)
+#undef LB_CLI_CONSTRAINED_METHODS
+#define LB_CLI_CONSTRAINED_METHODS(X)
 #endif

@@ -27,8 +27,10 @@ struct MethodInfo {
   std::string what, serves = "";
 };
 
-/// What the symplectic methods serve: the command line's models on T*SO(3).
+/// What the symplectic methods serve: the command line's models on T*SO(3); the half-explicit ones:
+/// the constrained systems, which no other method steps.
 inline const char* symplectic_models = "models on T*SO(3): heavy_top_spatial, rigid_body_attitude";
+inline const char* constrained_models = "constrained systems: heavy_top_se3, planar_pendulum";
 
 /// The methods added by add_method, in order.
 inline std::vector<MethodInfo>& user_methods() {
@@ -70,6 +72,10 @@ inline std::vector<MethodInfo> method_list() {
   v.push_back({#m, methods::m::order, methods::m::order_hat, methods::m::stages, w, symplectic_models});
   LB_CLI_SYMPLECTIC_METHODS(LB_CLI_INFO)
 #undef LB_CLI_INFO
+#define LB_CLI_INFO(m, w, ...) \
+  v.push_back({#m, methods::m::order, methods::m::order_hat, methods::m::stages, w, constrained_models});
+  LB_CLI_CONSTRAINED_METHODS(LB_CLI_INFO)
+#undef LB_CLI_INFO
   v.insert(v.end(), user_methods().begin(), user_methods().end());
   return v;
 }
@@ -94,6 +100,7 @@ template <class F> bool with_method(const std::string& name, F&& f) {
   }
   LB_CLI_METHODS(LB_CLI_DISPATCH)
   LB_CLI_SYMPLECTIC_METHODS(LB_CLI_DISPATCH)
+  LB_CLI_CONSTRAINED_METHODS(LB_CLI_DISPATCH)
 #undef LB_CLI_DISPATCH
   return false;
 }
@@ -109,7 +116,9 @@ inline MethodInfo method_info(const std::string& name) {
 }
 
 inline void fail_serves(const std::string& path, const std::string& method, const std::string& model) {
-  Node::fail(path, "method '" + echo(method) + "' does not apply to model '" + model + "': it serves " + method_info(method).serves);
+  const std::string serves = method_info(method).serves;
+  Node::fail(path, "method '" + echo(method) + "' does not apply to model '" + model + "': it serves " +
+                       (serves.empty() ? std::string("every model but the ") + constrained_models + ", which only hedop5 steps" : serves));
 }
 
 }  // namespace lb::cli

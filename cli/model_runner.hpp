@@ -21,16 +21,26 @@ class ModelRunner {
  public:
   virtual ~ModelRunner() = default;
   virtual std::string name() const = 0;
-  /// Numbers per state, and the dimension of the acting group's algebra.
+  /// Numbers per state, and the dimension of the acting group's algebra (the perturbations of an
+  /// ensemble; a constrained system's multipliers are not perturbed but completed).
   virtual int dim() const = 0;
   virtual int algebra_dim() const = 0;
   /// The preset's initial state, or empty.
   virtual std::vector<double> preset_initial() const = 0;
-  /// Distance of y from the model's manifold (e.g. | |q| − 1 |), and the nearest point on it.
+  /// Distance of y from the model's manifold (e.g. | |q| − 1 |), and the nearest point on it; for
+  /// a constrained system, from the consistent states (ConstrainedSystem::consistency_defect,
+  /// consistent: constraints, hidden constraints and the multiplier).
   virtual double defect(const double* y) const = 0;
   virtual void project(double* y) const = 0;
-  /// out = exp(ξ)·y: a point of the same manifold (and orbit).
+  /// out = exp(ξ)·y: a point of the same manifold (and orbit); for a constrained system, made
+  /// consistent again (the group's action moves q off Φ = 0 and v off B v = 0).
   virtual void perturb(const double* y, const double* xi, double* out) const = 0;
+  /// The multipliers at the end of a state (constrained systems), 0 for other models; a config may
+  /// give a state without them, and complete(y) fills them in from the rest (consistent_multiplier).
+  virtual int multipliers() const = 0;
+  virtual void complete(double* y) const = 0;
+  /// A constrained system's state in parts: the numbers of q (embedded), v and λ; empty otherwise.
+  virtual std::vector<int> parts() const = 0;
   /// Whether energy levels can be targeted, and y's velocities rescaled to energy E (false: unreachable).
   virtual bool has_energy_level() const = 0;
   virtual bool energy_level(double* y, double E) const = 0;
@@ -72,19 +82,41 @@ template <class Entry> class Runner final : public ModelRunner {
   }();
   using space = typename M<double>::space;
   using point = typename space::point;
+  static constexpr bool constrained = model_constrained<M<double>>();
 
  public:
   explicit Runner(Parsed<M<double>> p) : p_(std::move(p)) {}
   std::string name() const override { return Entry::name; }
   int dim() const override { return space::dim; }
-  int algebra_dim() const override { return space::algebra::dim; }
+  int algebra_dim() const override { return space::algebra::dim - multipliers(); }
   std::vector<double> preset_initial() const override { return p_.initial; }
-  double defect(const double* y) const override { return lb::defect<M<double>>(load(y)); }
-  void project(double* y) const override { store(lb::project<M<double>>(load(y)), y); }
+  double defect(const double* y) const override {
+    if constexpr (constrained) return p_.model.consistency_defect(load(y));
+    else return lb::defect<M<double>>(load(y));
+  }
+  void project(double* y) const override {
+    if constexpr (constrained) store(p_.model.consistent(load(y)), y);
+    else store(lb::project<M<double>>(load(y)), y);
+  }
   void perturb(const double* y, const double* xi, double* out) const override {
-    typename space::algebra::vec u;
-    for (int d = 0; d < space::algebra::dim; ++d) u[d] = xi[d];
+    auto u = space::algebra::vec::zero();
+    for (int d = 0; d < algebra_dim(); ++d) u[d] = xi[d];
     store(space::exp_act(u, load(y)), out);
+    if constexpr (constrained) project(out);
+  }
+  int multipliers() const override {
+    if constexpr (constrained) return M<double>::r;
+    else return 0;
+  }
+  std::vector<int> parts() const override {
+    if constexpr (constrained) return {M<double>::G::embed_dim, M<double>::n, M<double>::r};
+    else return {};
+  }
+  void complete(double* y) const override {
+    if constexpr (constrained) {
+      const auto s = M<double>::unpack(load(y));
+      store(p_.model.initial(s.q, s.v), y);
+    }
   }
   bool has_energy_level() const override { return EnergyLevels<M<double>>; }
   bool energy_level(double* y, double E) const override {

@@ -11,6 +11,7 @@ const std::vector<ModelInfo>& models() {
     std::vector<ModelInfo> r;
     add_rigid_body_models(r);
     add_heavy_top_models(r);
+    add_constrained_models(r);
     add_pendulum_models(r);
     add_quadrotor_models(r);
     add_lorenz_models(r);

@@ -20,6 +20,7 @@ struct ModelInfo {
 
 void add_rigid_body_models(std::vector<ModelInfo>& v);
 void add_heavy_top_models(std::vector<ModelInfo>& v);
+void add_constrained_models(std::vector<ModelInfo>& v);
 void add_pendulum_models(std::vector<ModelInfo>& v);
 void add_quadrotor_models(std::vector<ModelInfo>& v);
 void add_lorenz_models(std::vector<ModelInfo>& v);

@@ -92,12 +92,24 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   const int dim = m.dim();
   std::vector<std::vector<double>> base;
   std::string where = n ? n->path() : "/initial";
+  // A constrained system's state may leave out its r multipliers: completed from (q, v).
+  const int r = m.multipliers();
+  auto state = [&](const nlohmann::json& v, const std::string& path) {
+    if (r > 0 && v.is_array() && int(v.size()) != dim && int(v.size()) != dim - r)
+      Node::fail(path, "expected " + std::to_string(dim) + " numbers (q, v, lambda) or " + std::to_string(dim - r) +
+                           " (q, v; lambda completed), got " + std::to_string(v.size()));
+    if (r == 0 || !v.is_array() || int(v.size()) != dim - r) return state_of(v, path, dim);
+    auto y = state_of(v, path, dim - r);
+    y.resize(std::size_t(dim), 0.0);
+    m.complete(y.data());
+    return y;
+  };
   int given = 0;
-  if (n && n->has("state")) { base.push_back(state_of(n->raw("state"), n->at("state"), dim)); ++given; st.sampler = "the given state"; }
+  if (n && n->has("state")) { base.push_back(state(n->raw("state"), n->at("state"))); ++given; st.sampler = "the given state"; }
   if (n && n->has("states")) {
     const auto& a = n->raw("states");
     if (!a.is_array() || a.empty()) Node::fail(n->at("states"), "expected a non-empty array of states", a);
-    for (std::size_t k = 0; k < a.size(); ++k) base.push_back(state_of(a[k], n->at("states") + "/" + std::to_string(k), dim));
+    for (std::size_t k = 0; k < a.size(); ++k) base.push_back(state(a[k], n->at("states") + "/" + std::to_string(k)));
     ++given;
     st.sampler = std::to_string(a.size()) + " given states";
   }
@@ -381,7 +393,8 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     static const nlohmann::json none = nlohmann::json::object();
     Node ref = c.has("reference") ? c.object("reference") : Node(none, c.at("reference"));
     st.converge.reference = ref.has("kind") ? ref.choice("kind", {"extended", "method"}) : "extended";
-    st.converge.ref_method = ref.string("method", "rkmk5");
+    // The default reference method: rkmk5, or hedop5 for a constrained system (no other steps it).
+    st.converge.ref_method = ref.string("method", st.model->multipliers() > 0 ? "hedop5" : "rkmk5");
     check(st.converge.ref_method, ref.at("method"));
     st.converge.ref_h = ref.positive("h", st.converge.steps.back() / 8);
     ref.finish();

@@ -261,6 +261,104 @@ TEST(Cli, SymplecticMethodsServeTheirModelsAndRefuseOthers) {
   EXPECT_FALSE(fs::exists(s.path("b.h5")));
 }
 
+/// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).
+double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size() || a.empty()) return INFINITY;
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double x = std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i]));
+    d = std::isnan(x) ? INFINITY : std::max(d, x);
+  }
+  return d;
+}
+
+// The constrained systems (issue 18): listed with their state layout including λ; hedop5 steps
+// them and nothing else does (a clear config error naming both); a config may give (q, v) alone and
+// λ is completed; perturbed ensemble members are made consistent again (the group's action moves
+// x off Φ = 0 and v off B v = 0); samples carry |Φ|, |Bv| and |λ − λ*|; an inconsistent state is
+// refused unless normalized; converge reports q, v and λ apart and order 5.
+TEST(Cli, ConstrainedSystemsRunWithHedop5Only) {
+  Scratch s("constrained");
+  const auto lm = liebatch(s, "list models");
+  ASSERT_EQ(lm.status, 0);
+  EXPECT_NE(lm.out.find("heavy_top_se3"), std::string::npos) << lm.out;
+  EXPECT_NE(lm.out.find("lambda (3): multiplier"), std::string::npos) << lm.out;
+  EXPECT_NE(lm.out.find("planar_pendulum"), std::string::npos) << lm.out;
+  const auto lme = liebatch(s, "list methods");
+  EXPECT_NE(lme.out.find("hedop5: order 5, pair 5(4), 7 stages"), std::string::npos) << lme.out;
+  EXPECT_NE(lme.out.find("for constrained systems: heavy_top_se3, planar_pendulum"), std::string::npos) << lme.out;
+
+  const std::string model = R"("model": {"name": "heavy_top_se3", "preset": "bruls_cardona"})";
+  const auto top = s.file("top.json", "{" + model + R"(, "method": "hedop5", "time": {"t1": 0.25}, "step": {"h": 0.0025},
+    "outputs": {"samples": 5, "plot": false}, "initial": {"ensemble": {"count": 16, "sampler": "box", "seed": 3, "scale": 0.05}}})");
+  const auto r = liebatch(s, "run " + top + " -o " + s.path("top.h5"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  H5 h(s.path("top.h5"));
+  EXPECT_EQ(h.shape("final/y"), (std::vector<hsize_t>{21, 16}));
+  EXPECT_EQ(h.shape("samples/observables"), (std::vector<hsize_t>{5, 4, 16}));
+  for (unsigned char st : h.read<unsigned char>("final/status", H5T_NATIVE_UCHAR)) EXPECT_EQ(st, 1);
+  const auto obs = h.doubles("samples/observables");  // (sample, [energy, |Phi|, |Bv|, |lambda - lambda*|], member)
+  double phi = 0, bv = 0, defect = 0;
+  for (std::size_t k = 0; k < 5; ++k)
+    for (std::size_t i = 0; i < 16; ++i) {
+      phi = std::max(phi, obs[(k * 4 + 1) * 16 + i]);
+      bv = std::max(bv, obs[(k * 4 + 2) * 16 + i]);
+      defect = std::max(defect, obs[(k * 4 + 3) * 16 + i]);
+    }
+  std::printf("16 perturbed BC tops in SE(3): max |Phi| %.1e, |Bv| %.1e, |lambda - lambda*| %.1e\n", phi, bv, defect);
+  EXPECT_LE(phi, 1e-13) << "members made consistent, and kept so";
+  EXPECT_LE(bv, 1e-12);
+  EXPECT_LE(defect, 1e-6) << "|λ| ≈ 640";
+
+  // (q, v) alone: the preset's state, λ completed, the same run as the preset's.
+  const std::string qv = R"("initial": {"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 150, -4.61538, 4.61538, 0, 0]})";
+  auto one = [&](const std::string& name, const std::string& init) {
+    return liebatch(s, "run " + s.file(name + ".json", "{" + model + R"(, "method": "hedop5", "time": {"t1": 0.25}, "step": {"h": 0.0025}, "outputs": {"plot": false})" + init + "}") +
+                           " -o " + s.path(name + ".h5"));
+  };
+  ASSERT_EQ(one("qv", ", " + qv).status, 0);
+  ASSERT_EQ(one("preset", "").status, 0);
+  EXPECT_LE(max_rel(H5(s.path("qv.h5")).doubles("final/y"), H5(s.path("preset.h5")).doubles("final/y")), 1e-12);
+  const auto len = one("len", R"(, "initial": {"state": [1, 0, 0]})");
+  EXPECT_EQ(len.status, 2);
+  EXPECT_NE(len.err.find("expected 21 numbers (q, v, lambda) or 18 (q, v; lambda completed), got 3"), std::string::npos) << len.err;
+  // The centre of mass 10 % off the constraint: refused, or projected with "normalize".
+  const std::string off = R"([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1.1, 0, 0, 150, -4.61538, 4.61538, 0, 0])";
+  const auto refused = one("off", R"(, "initial": {"state": )" + off + "}");
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.err.find("off the model's manifold"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(s.path("off.h5")));
+  ASSERT_EQ(one("norm", R"(, "initial": {"state": )" + off + R"(, "normalize": true})").status, 0);
+  EXPECT_LE(max_rel(H5(s.path("norm.h5")).doubles("final/y"), H5(s.path("preset.h5")).doubles("final/y")), 1e-12)
+      << "x projected back onto R chi";
+
+  const auto bad = liebatch(s, "run " + s.file("bad.json", "{" + model + R"(, "method": "rkmk4", "time": {"t1": 0.25}, "step": {"h": 0.0025}})") +
+                                   " -o " + s.path("bad.h5"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("/method: method 'rkmk4' does not apply to model 'heavy_top_se3'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("which only hedop5 steps"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(s.path("bad.h5")));
+  const auto bad2 = liebatch(s, "run " + s.file("bad2.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "hedop5",
+    "time": {"t1": 0.25}, "step": {"h": 0.0025}})") + " -o " + s.path("bad2.h5"));
+  EXPECT_EQ(bad2.status, 2);
+  EXPECT_NE(bad2.err.find("it serves constrained systems"), std::string::npos) << bad2.err;
+
+  const auto c = liebatch(s, "converge " + s.file("c.json", "{" + model + R"(, "time": {"t1": 0.25},
+    "converge": {"methods": ["hedop5"], "steps": {"h0": 0.002, "factor": 0.5, "count": 3}}})") + " -o " + s.path("c.h5"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("reference extended hedop5"), std::string::npos) << c.out;
+  H5 hc(s.path("c.h5"));
+  EXPECT_NEAR(hc.doubles("converge/observed_order")[0], 5.0, 0.3);
+  EXPECT_EQ(hc.shape("converge/error_parts"), (std::vector<hsize_t>{1, 3, 3}));
+  const auto parts = hc.doubles("converge/error_parts"), all = hc.doubles("converge/error");
+  for (std::size_t j = 0; j < 3; ++j) {
+    EXPECT_EQ(std::max({parts[j * 3], parts[j * 3 + 1], parts[j * 3 + 2]}), all[j]) << j;
+    for (int p = 0; p < 3 && j > 0; ++p) {
+      EXPECT_NEAR(std::log2(parts[(j - 1) * 3 + p] / parts[j * 3 + p]), 5.0, 0.3) << "part " << p << ", h " << j;
+    }
+  }
+}
+
 TEST(Cli, VersionNamesTheVectorUnitOfThePacks) {
   Scratch s("version");
   const auto r = liebatch(s, "--version");
@@ -354,17 +452,6 @@ TEST(Cli, EveryBadInputGetsItsErrorAndLeavesNoFile) {
       EXPECT_FALSE(output) << c.what << ": left " << e.path();
     }
   }
-}
-
-/// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).
-double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size() || a.empty()) return INFINITY;
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const double x = std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i]));
-    d = std::isnan(x) ? INFINITY : std::max(d, x);
-  }
-  return d;
 }
 
 /// The methods of `liebatch list methods`, in its order, each with whether it is marked [gpu]

@@ -46,6 +46,46 @@ template <ConstrainedModel CM> struct ConstrainedSystem {
     return pack(s);
   }
 
+  /// How far y is from a consistent state: the largest of the group's embedding defect, |Φ(q)|,
+  /// |B(q)v| and |λ − λ*(q, v, t)| / (1 + |λ*|) (NaN where B M⁻¹ Bᵀ is singular).
+  LB_HD T consistency_defect(const point& y, T t = T(0)) const {
+    const state s = unpack(y);
+    Vec<T, r> l;
+    if (!consistent_multiplier(system, s.q, s.v, t, l)) return T(0) / T(0);
+    const T d[4] = {space::defect(y), norm(system.constraint(s.q)), norm(system.gradient(s.q) * s.v),
+                    norm(s.lambda - l) / (T(1) + norm(l))};
+    return lb::max(lb::max(d[0], d[1]), lb::max(d[2], d[3]));
+  }
+
+  /// A consistent state near y, for initial states: q projected onto G (the space's projection),
+  /// then onto Φ = 0 by Gauss–Newton steps q ← q·exp(δ), δ = −M⁻¹Bᵀ(B M⁻¹ Bᵀ)⁻¹Φ(q) (the correction
+  /// of least M-norm, B δ = −Φ), at most 20 and until |Φ| stops shrinking; v projected onto
+  /// ker B(q) in the metric of M, v ← v − M⁻¹Bᵀ(B M⁻¹ Bᵀ)⁻¹B v; λ = λ*(q, v, t). NaNs where
+  /// B M⁻¹ Bᵀ is singular.
+  LB_HD point consistent(const point& y, T t = T(0)) const {
+    state s = unpack(space::project(y));
+    const T nan = T(0) / T(0);
+    auto correction = [&](const Vec<T, r>& c, ConstraintGradient<T, r, n> B, bool& ok) {
+      Vec<T, r> mu;
+      ok = ok && lu_solve<r>(schur_matrix(system, s.q, B, B), c, mu);
+      return -system.inverse_mass(s.q, B.transpose_times(mu));
+    };
+    bool ok = true;
+    T phi = norm(system.constraint(s.q));
+    for (int k = 0; k < 20 && ok && phi > T(0); ++k) {
+      const G next = s.q * G::exp(correction(system.constraint(s.q), system.gradient(s.q), ok));
+      const T after = norm(system.constraint(next));
+      if (!(after < phi)) break;
+      s.q = next, phi = after;
+    }
+    const auto B = system.gradient(s.q);
+    s.v = s.v + correction(B * s.v, B, ok);
+    ok = ok && consistent_multiplier(system, s.q, s.v, t, s.lambda);
+    if (!ok)
+      for (int k = 0; k < r; ++k) s.lambda[k] = nan;
+    return pack(s);
+  }
+
   LB_HD typename space::algebra::vec f(T t, const point& y) const {
     const state s = unpack(y);
     const auto vdot = -system.inverse_mass(s.q, system.forces(s.q, s.v, t) + system.gradient(s.q).transpose_times(s.lambda));

@@ -182,6 +182,11 @@ template <const auto& tab> struct HalfExplicit {
   }
 };
 
+/// The half-explicit methods, X(name, description, type), for the command line's list and dispatch:
+/// apart from LB_METHODS because they serve only constrained systems (MethodFor).
+#define LB_CONSTRAINED_METHODS(X) \
+  X(hedop5, "HEDOP5, half-explicit Dormand-Prince 5(4) for index-2 constrained systems (Arnold)", HalfExplicit<tableaux::hedop5>)
+
 namespace methods {
 using hedop5 = HalfExplicit<tableaux::hedop5>;  ///< HEDOP5 [ArnHE], order 5, embedded order 4
 }  // namespace methods
