@@ -74,15 +74,21 @@ LB_HD SquareMat<typename M::scalar, M::constraints> schur_matrix(
   return S;
 }
 
-/// The multiplier consistent with (q, v) at t: the λ for which the motion keeps B(q)v = 0, from
+/// The multiplier consistent with (q, v): the λ for which the motion keeps B(q)v = 0, from
 /// d/dt(B v) = B v̇ + Z = 0 with v̇ = −M⁻¹(g + Bᵀλ), i.e. (B M⁻¹ Bᵀ) λ = Z − B M⁻¹ g, Z the
-/// curvature term. Returns false (λ then unspecified) when B M⁻¹ Bᵀ is singular or not finite.
+/// curvature term; here with B = B(q) and M⁻¹g = M(q)⁻¹g(q, v, t) already at hand. Returns false
+/// (λ then unspecified) when B M⁻¹ Bᵀ is singular or not finite.
+template <ConstrainedModel M>
+LB_HD bool consistent_multiplier(const M& m, const typename M::group& q, const typename M::group::algebra::vec& v,
+                                 const ConstraintGradient<typename M::scalar, M::constraints, M::group::algebra::dim>& B,
+                                 const typename M::group::algebra::vec& Minv_g, Vec<typename M::scalar, M::constraints>& lambda) {
+  return lu_solve<M::constraints>(schur_matrix(m, q, B, B), m.curvature(q, v) - B * Minv_g, lambda);
+}
+/// The same at time t, evaluating B(q) and M⁻¹g.
 template <ConstrainedModel M>
 LB_HD bool consistent_multiplier(const M& m, const typename M::group& q, const typename M::group::algebra::vec& v,
                                  typename M::scalar t, Vec<typename M::scalar, M::constraints>& lambda) {
-  const auto B = m.gradient(q);
-  return lu_solve<M::constraints>(schur_matrix(m, q, B, B), m.curvature(q, v) - B * m.inverse_mass(q, m.forces(q, v, t)),
-                                  lambda);
+  return consistent_multiplier(m, q, v, m.gradient(q), m.inverse_mass(q, m.forces(q, v, t)), lambda);
 }
 
 }  // namespace lb

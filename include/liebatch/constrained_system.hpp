@@ -98,15 +98,14 @@ template <ConstrainedModel CM> struct ConstrainedSystem {
   /// |λ − λ*(q, v, t)|: how far the multiplier is from the one consistent with (q, v)
   /// (consistent_multiplier); O(hᵖ) in a stable run, large where the multiplier recursion is
   /// unstable (docs/constrained.md §5). NaN where B M⁻¹ Bᵀ is singular.
-  LB_HD T multiplier_residual(T t, const point& y) const {
-    const state s = unpack(y);
+  LB_HD T multiplier_residual(T t, const state& s) const {
     Vec<T, r> l;
     return consistent_multiplier(system, s.q, s.v, t, l) ? norm(s.lambda - l) : T(0) / T(0);
   }
   /// (energy,) |Φ(q)|, |B(q)v|, |λ − λ*(q, v)|.
   LB_HD Vec<T, has_energy ? 4 : 3> observables(const point& y) const {
     const state s = unpack(y);
-    const Vec<T, 3> res{{norm(system.constraint(s.q)), norm(system.gradient(s.q) * s.v), multiplier_residual(T(0), y)}};
+    const Vec<T, 3> res{{norm(system.constraint(s.q)), norm(system.gradient(s.q) * s.v), multiplier_residual(T(0), s)}};
     if constexpr (has_energy) return concat(Vec<T, 1>{{system.energy(s.q, s.v)}}, res);
     else return res;
   }

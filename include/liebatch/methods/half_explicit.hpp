@@ -107,10 +107,12 @@ LB_HD HalfExplicitResult<M> half_explicit_step(const M& m, const ConstrainedStat
       out.err_v += (h * coefficient<T, e>()) * vdot[j];
     }
   });
+  // λ* at the new state, from one evaluation of B and M⁻¹g there.
   Vec<T, R> consistent;
   const auto B1 = m.gradient(out.y.q);
-  const bool solved = consistent_multiplier(m, out.y.q, out.y.v, t + h, consistent);
-  const vec accel = m.inverse_mass(out.y.q, m.forces(out.y.q, out.y.v, t + h) + B1.transpose_times(consistent));
+  const vec Minv_g1 = m.inverse_mass(out.y.q, m.forces(out.y.q, out.y.v, t + h));
+  const bool solved = consistent_multiplier(m, out.y.q, out.y.v, B1, Minv_g1, consistent);
+  const vec accel = Minv_g1 + m.inverse_mass(out.y.q, B1.transpose_times(consistent));
   out.multiplier_defect = norm(m.inverse_mass(out.y.q, B1.transpose_times(out.y.lambda - consistent))) / norm(accel);
   // Written so that a NaN defect fails; 0/0 (no force, no multiplier: at rest) does not.
   const bool at_rest = norm(accel) == T(0) && norm(out.y.lambda - consistent) == T(0);
