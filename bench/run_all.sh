@@ -16,7 +16,7 @@ fi
 if [[ ${LIEBATCH_BENCH_PREBUILT:-0} != 1 ]]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIEBATCH_CUDA=$cuda -DCMAKE_CUDA_ARCHITECTURES=90 > /dev/null
   cmake --build "$build" -j"$(nproc)" --target bench_flop_count bench_cpu_throughput bench_pendulum_scaling \
-    bench_lie_vs_classical bench_lorenz_cpu bench_pack_step bench_engine_packs bench_symplectic_cost $( [[ $cuda == ON ]] && echo bench_throughput bench_lorenz ) > /dev/null
+    bench_lie_vs_classical bench_lorenz_cpu bench_pack_step bench_engine_packs bench_symplectic_cost bench_constrained_cost $( [[ $cuda == ON ]] && echo bench_throughput bench_lorenz ) > /dev/null
 fi
 commit=${LIEBATCH_COMMIT:-$(git rev-parse --short HEAD)$(git diff --quiet || echo ' (uncommitted changes)')}
 
@@ -40,6 +40,7 @@ run "Lorenz ensemble on the CPU: run_cpu, Boost.odeint, a SoA loop, the FMA peak
 run "The step code on packs of members against the scalar step, one core" "$build/bench/bench_pack_step"
 run "The CPU engine on packs against one member at a time, one core" "$build/bench/bench_engine_packs"
 run "Symplectic methods against RKMK4 on the heavy top: cost per step, price at equal energy error" "$build/bench/bench_symplectic_cost"
+run "HEDOP5 on the constrained top in SE(3) against RKMK on se*(3): cost per step" "$build/bench/bench_constrained_cost"
 if [[ $cuda == ON ]]; then
   run "GPU throughput, heavy top RKMK4 double, sizes 2^10 … 2^24" "$build/bench/bench_throughput" 24 1000 sweep
   run "Lorenz ensemble (DiffEqGPU / MPGOS benchmark)" "$build/bench/bench_lorenz" 23

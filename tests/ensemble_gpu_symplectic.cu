@@ -1,6 +1,6 @@
 // CPU-vs-GPU cases for the symplectic methods (issue 17: SLGI θ = 0, ½, 1 and Hamilton–Pontryagin
-// Störmer–Verlet, τ = exp and Cayley), each solving its Newton system per member on the device, on
-// the heavy top in spatial T*SO(3) form, fixed steps.
+// Störmer–Verlet and variational Euler, τ = exp and Cayley), each solving its Newton system per
+// member on the device, on the heavy top in spatial T*SO(3) form, fixed steps.
 #include <liebatch/ensemble/cuda.cuh>
 #include <liebatch/methods/symplectic.hpp>
 #include "ensemble_cases.hpp"

@@ -106,6 +106,42 @@ TEST(EnsembleCpu, SamplesOnTheStepGridUpToRoundingTakeNoExtraSteps) {
     EXPECT_EQ(lb::integrate_fixed<rkmk4>(e.model[0], 0.0, 3.0 * k / 86, e.state(0), 3.0 / 86, 1000).steps, k) << k;
 }
 
+TEST(EnsembleCpu, NoStepIsASliverBeforeOrAfterAStop) {
+  // Fixed steps in long double with h = 1/400 rounded to double, as `validate` runs its reference:
+  // 25h misses the sample at 1/16 by ~1e-18, beyond long double's rounding allowance, and the step
+  // after each sample used to be that sliver (a method dividing by h, HEDOP5, cannot take it). A
+  // stop within h/1024 of a grid point is that grid point: 100 steps, samples exactly on time.
+  const auto d = lbtest::heavy_top_ensemble(4);
+  lb::Ensemble<lb::HeavyTop<long double>> e;
+  e.size = d.size;
+  e.model.v = {lbtest::HeavyTopProblem::model<long double>()};
+  e.y0.assign(d.y0.begin(), d.y0.end());
+  e.t1.v = {0.25L};
+  e.samples = 5;
+  e.control.v[0].h = (long double)(1.0 / 400);
+  ASSERT_NE(25 * e.control.v[0].h, 0.0625L);  // the premise: the grid misses the samples
+  const auto out = lb::run_cpu<rkmk4>(e, lb::RunOptions{});
+  for (std::size_t i = 0; i < e.size; ++i) {
+    EXPECT_EQ(out.steps[i], 100) << "member " << i;
+    for (int k = 0; k < e.samples; ++k) EXPECT_EQ(out.sample_t[k * e.size + i], lb::sample_time(0.0L, 0.25L, k, e.samples));
+  }
+  // Adaptive steps of at most 0.1(1 − 1e-6) with a loose tolerance end 1e-7 before each stop; the
+  // step is stretched onto the stop instead of leaving a 1e-7 step after it: 2 steps, not 4.
+  auto a = lbtest::heavy_top_ensemble(4);
+  a.t1.v = {0.2};
+  a.samples = 3;
+  a.control.v[0].h = a.control.v[0].h_max = 0.1 * (1 - 1e-6);
+  a.control.v[0].atol = a.control.v[0].rtol = 1e-2;
+  lb::RunOptions o;
+  o.adaptive = true;
+  const Out ad = lb::run_cpu<rkmk54>(a, o);
+  for (std::size_t i = 0; i < a.size; ++i) {
+    EXPECT_EQ(ad.status[i], std::uint8_t(lb::Status::ok));
+    EXPECT_EQ(ad.steps[i] + ad.rejected[i], 2) << "member " << i;
+    EXPECT_EQ(ad.sample_t[1 * a.size + i], 0.1);
+  }
+}
+
 TEST(EnsembleCpu, FixedStepSamplesOffTheStepGridLandExactly) {
   auto e = lbtest::heavy_top_ensemble(30);
   e.samples = 8;             // Δ = 1/7, not a multiple of h: steps are split at each sample

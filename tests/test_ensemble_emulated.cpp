@@ -17,6 +17,7 @@
 
 namespace lbtest {
 std::vector<GpuCase> emulated_cases();
+std::vector<GpuCase> emulated_symplectic_cases();
 std::vector<GpuCase> emulated_constrained_cases();
 }
 
@@ -39,6 +40,18 @@ TEST(EnsembleEmulatedGpu, EqualsTheCpuBitwiseForEveryModelAndMethod) {
     const lbtest::Comparison r = c.run();
     EXPECT_EQ(r.first_difference, "") << c.name;
     EXPECT_EQ(r.max_diff, 0.0) << c.name;
+  }
+}
+
+// The symplectic methods (issue 17): Newton per member, its iteration counts compared too.
+TEST(EnsembleEmulatedGpu, SymplecticMethodsEqualTheCpuBitwise) {
+  const auto cases = lbtest::emulated_symplectic_cases();
+  ASSERT_EQ(cases.size(), 7u) << "slgi0, slgi_half, slgi1, hp_sv_exp, hp_sv_cay, hp_ve_exp, hp_ve_cay";
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = c.run();
+    EXPECT_EQ(r.first_difference, "") << c.name;
+    EXPECT_EQ(r.max_diff, 0.0) << c.name;
+    EXPECT_EQ(r.mismatched_steps, 0) << c.name;
   }
 }
 

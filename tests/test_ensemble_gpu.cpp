@@ -28,7 +28,7 @@ TEST(EnsembleGpu, AgreesWithTheCpuForEveryModelAndMethod) {
 TEST(EnsembleGpu, SymplecticMethodsAgreeWithTheCpu) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto cases = lbtest::gpu_symplectic_cases();
-  ASSERT_EQ(cases.size(), 5u) << "slgi0, slgi_half, slgi1, hp_sv_exp, hp_sv_cay";
+  ASSERT_EQ(cases.size(), 7u) << "slgi0, slgi_half, slgi1, hp_sv_exp, hp_sv_cay, hp_ve_exp, hp_ve_cay";
   for (const auto& c : cases) EXPECT_EQ(check(c).mismatched_steps, 0) << c.name;
 }
 

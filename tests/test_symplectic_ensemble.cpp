@@ -1,5 +1,5 @@
 // The symplectic methods through the ensemble engine (SLGI θ-family and Hamilton–Pontryagin
-// Störmer–Verlet, methods/symplectic.hpp, issue 17): each member equals
+// Störmer–Verlet and variational Euler, methods/symplectic.hpp, issue 17): each member equals
 // the single-trajectory step repeated, bitwise, whatever the threads; a member whose solve fails
 // (a step too large for Newton) ends with Status::nonlinear_solve_failed at the start of that step
 // and leaves every other member bitwise as it was; the method applies only to models on T*SO(3).
@@ -26,6 +26,8 @@ static_assert(!lb::MethodFor<lb::methods::slgi_half, lb::HeavyTop<double>>);
 static_assert(lb::MethodFor<lb::methods::hp_sv_exp, lb::HeavyTopSpatial<double>>);
 static_assert(lb::MethodFor<lb::methods::hp_sv_cay, lb::RigidBodyAttitude<double>>);
 static_assert(!lb::MethodFor<lb::methods::hp_sv_exp, lb::HeavyTopQuadratic<double>>);
+static_assert(lb::MethodFor<lb::methods::hp_ve_exp, lb::HeavyTopSpatial<double>> && !lb::MethodFor<lb::methods::hp_ve_cay, lb::HeavyTop<double>>);
+static_assert(lb::methods::hp_sv_exp::order == 2 && lb::methods::hp_ve_cay::order == 1);
 static_assert(!lb::method_packs<lb::methods::slgi_half>() && lb::method_packs<lb::methods::rkmk4>());
 
 /// n members of model m from y0 with their momenta (components 9 … 11: π, or Π of the rigid body)
@@ -108,6 +110,8 @@ TEST(SymplecticEnsemble, EveryMemberIsTheSingleTrajectoryStepsBitwise) {
   const lb::RigidBodyAttitude<double> rb{{lb::vec3(2.0, 1.0, 2.0 / 3.0)}};
   equals_single_trajectory<lb::methods::slgi1>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
   equals_single_trajectory<lb::methods::hp_sv_cay>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
+  equals_single_trajectory<lb::methods::hp_ve_exp>(lb::HeavyTopSpatial<double>{top}, lb::HeavyTopSpatial<double>::from_body(I3, Pi));
+  equals_single_trajectory<lb::methods::hp_ve_cay>(rb, lb::RigidBodyAttitude<double>::from_cotangent(I3, lb::vec3(std::cos(1.1), 0.0, std::sin(1.1))));
 }
 
 // The warm start: each solve from the explicit guess corrected by the previous step's correction
@@ -157,12 +161,13 @@ TEST(SymplecticEnsemble, ExplicitMethodsCountNoIterations) {
   EXPECT_TRUE(out.iterations_max.empty());
 }
 
-// The engine's Störmer–Verlet goes through the state's spatial momentum (ν = Qᵀμ, μ = Qν) and
-// evaluates the first kick's torque again each step: the same map as hp_sv_step carried in (g, ν)
-// with FSAL, to round-off (the Brüls–Cardona top, 200 steps of h = 0.005: the two roundings drift
-// apart with the 150 rad/s spin's phase, 3e-13 in Q, 9e-12 when ν was read as Qᵀμ; an adapter
-// error, a Q for a Qᵀ or a torque at the wrong attitude, is O(h) or more).
-TEST(SymplecticEnsemble, StormerVerletInTheEngineIsTheStepInBodyForm) {
+// The engine's Hamilton–Pontryagin steps go through the state's spatial momentum (ν = Qᵀμ, μ = Qν)
+// and Störmer–Verlet evaluates the first kick's torque again each step: the same map as hp_step
+// carried in (g, ν) with FSAL, to round-off (the Brüls–Cardona top, 200 steps of h = 0.005: the two
+// roundings drift apart with the 150 rad/s spin's phase, 3e-13 in Q, 9e-12 when ν was read as Qᵀμ;
+// an adapter error, a Q for a Qᵀ, a torque at the wrong attitude or a kick of the wrong weight, is
+// O(h) or more).
+template <class Method, int num, int den> void engine_is_the_step_in_body_form() {
   using M = lb::HeavyTopSpatial<double>;
   const auto top = lb::HeavyTop<double>::bruls_cardona();
   const M m{top};
@@ -170,11 +175,11 @@ TEST(SymplecticEnsemble, StormerVerletInTheEngineIsTheStepInBodyForm) {
   const double h = 0.005;
   const int steps = 200;
   auto y = y0;
-  for (int k = 0; k < steps; ++k) y = lb::methods::hp_sv_exp::step(m, h * k, y, h).y;
+  for (int k = 0; k < steps; ++k) y = Method::step(m, h * k, y, h).y;
   lb::Mat3<double> g = M::Q(y0);
   lb::Vec3<double> nu = g.transpose() * M::mu(y0), torque = top.body_torque(g), xi = lb::hp_guess(top.inertia, nu);
   for (int k = 0; k < steps; ++k) {
-    const auto r = lb::hp_sv_step<lb::TauExp>(top, g, nu, torque, h, xi);
+    const auto r = lb::hp_step<lb::TauExp, num, den>(top, g, nu, torque, h, xi);
     ASSERT_EQ(r.status, lb::Status::ok);
     g = r.g, nu = r.nu, torque = r.torque, xi = r.xi;
   }
@@ -182,12 +187,18 @@ TEST(SymplecticEnsemble, StormerVerletInTheEngineIsTheStepInBodyForm) {
   double dg = 0, dmu = 0;
   for (int i = 0; i < 9; ++i) dg = std::max(dg, std::abs(M::Q(y).m[i] - g.m[i]));
   for (int i = 0; i < 3; ++i) dmu = std::max(dmu, std::abs(M::mu(y)[i] - mu[i]) / lb::norm(mu));
-  std::printf("[ INFO ] engine vs body-form Stormer-Verlet after %d steps: %.2e in Q, %.2e relative in mu\n", steps, dg, dmu);
+  std::printf("[ INFO ] engine vs body-form HP (theta %d/%d) after %d steps: %.2e in Q, %.2e relative in mu\n", num, den,
+              steps, dg, dmu);
   EXPECT_LE(dg, 1e-10);
   EXPECT_LE(dmu, 1e-11);
 }
 
-// Both methods conserve e₃·π exactly (equivariance); in the engine, 2000 steps of h = 0.01 on four
+TEST(SymplecticEnsemble, HamiltonPontryaginInTheEngineIsTheStepInBodyForm) {
+  engine_is_the_step_in_body_form<lb::methods::hp_sv_exp, 1, 2>();
+  engine_is_the_step_in_body_form<lb::methods::hp_ve_exp, 0, 1>();
+}
+
+// These methods conserve e₃·π exactly (equivariance); in the engine, 2000 steps of h = 0.01 on four
 // Brüls–Cardona tops keep it to the rounding drift of the step itself (about 10⁻¹⁵ per step,
 // docs/symplectic.md §5, §6). Fails if HP-SV reads ν = Qᵀμ from an attitude orthogonal only to
 // rounding: 2·10⁻⁹ – 4·10⁻⁹ here, growing as the square of the step count.
@@ -207,6 +218,7 @@ template <class Method> void keeps_vertical_momentum() {
 TEST(SymplecticEnsemble, VerticalMomentumOfBrulsCardonaTopsIsKept) {
   keeps_vertical_momentum<lb::methods::slgi_half>();
   keeps_vertical_momentum<lb::methods::hp_sv_exp>();
+  keeps_vertical_momentum<lb::methods::hp_ve_exp>();
 }
 
 // The Brüls–Cardona top at h = 0.05 (h|ω| = 7.5 > π) cannot be solved: that member ends with
@@ -245,6 +257,7 @@ template <class Method> void failed_solve_ends_that_member_alone() {
 TEST(SymplecticEnsemble, FailedSolveEndsThatMemberAloneBitwise) {
   failed_solve_ends_that_member_alone<lb::methods::slgi_half>();
   failed_solve_ends_that_member_alone<lb::methods::hp_sv_exp>();
+  failed_solve_ends_that_member_alone<lb::methods::hp_ve_exp>();
 }
 
 }  // namespace

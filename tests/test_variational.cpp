@@ -39,12 +39,13 @@ HpState bc_hp() { return hp_initial(bc_initial(), {0.0, 0.46875 * 150, (0.234375
 
 const lb::RigidBodyAttitude<double> free_body{{lb::vec3(2.0, 1.0, 2.0 / 3.0)}};
 
-/// n Störmer–Verlet steps from s with warm starts and the FSAL torque; `each` sees every state.
-template <class Tau, class Model, class Each>
+/// n steps of hp_step with θ = num/den (Störmer–Verlet by default; variational Euler in kick form
+/// for θ = 0) from s with warm starts and the FSAL torque; `each` sees every state.
+template <class Tau, int num = 1, int den = 2, class Model, class Each>
 HpState run_sv(const Model& m, HpState s, double h, long n, Stats& st, Each&& each) {
   V3 f = m.body_torque(s.R), xi = lb::hp_guess(m.body_inertia(), s.nu);
   for (long k = 0; k < n; ++k) {
-    const lb::HpResult<double> r = lb::hp_sv_step<Tau>(m, s.R, s.nu, f, h, xi);
+    const lb::HpResult<double> r = lb::hp_step<Tau, num, den>(m, s.R, s.nu, f, h, xi);
     if (!st.record(r.iterations, r.status)) return s;
     s = {r.g, r.nu};
     f = r.torque;
@@ -53,8 +54,8 @@ HpState run_sv(const Model& m, HpState s, double h, long n, Stats& st, Each&& ea
   }
   return s;
 }
-template <class Tau, class Model> HpState run_sv(const Model& m, HpState s, double h, long n, Stats& st) {
-  return run_sv<Tau>(m, s, h, n, st, [](const HpState&) {});
+template <class Tau, int num = 1, int den = 2, class Model> HpState run_sv(const Model& m, HpState s, double h, long n, Stats& st) {
+  return run_sv<Tau, num, den>(m, s, h, n, st, [](const HpState&) {});
 }
 
 /// Ω = J⁻¹ν and H = ½ν·J⁻¹ν + m g e₃·Rχ in the test's own terms.
@@ -166,15 +167,93 @@ TEST(HP, VariationalEulerHasStormerVerletConfigurations) {
   ve_equals_sv<lb::TauExp>(bc, bc_hp(), 0.005);
 }
 
+// Variational Euler as the engine steps it: hp_step with θ = 0 on (g, m), m = (dτ⁻¹_{hξ})*Jξ the
+// right-hand side of (4.19)'s discrete Euler equation. From m₀ = (dτ⁻¹_{hξ₀})*Jξ₀ it is the (g, ξ)
+// form of [BRM07] (hp_ve_step) step for step: the same attitudes, and m_k the (dτ⁻¹_{hξ_k})*Jξ_k of
+// that form's ξ_k. Fails if the kick form drops its kick, puts it first or scales it by ½ (O(h)).
+template <class Tau> void ve_kick_form_is_brm07(const TopData& d, const HpState& s0, double h) {
+  const auto m = d.top();
+  const V3 J = m.body_inertia();
+  V3 xi = lb::hp_guess(J, s0.nu);
+  auto rhs = [&](const V3& x) { return Tau::dinv_star(h * x, lb::vec3(J[0] * x[0], J[1] * x[1], J[2] * x[2])); };
+  M3 R = s0.R;
+  double dR = 0, dm = 0;
+  Stats st;
+  long k = 0;
+  run_sv<Tau, 0, 1>(m, {s0.R, rhs(xi)}, h, 30, st, [&](const HpState& s) {
+    const lb::HpResult<double> r = lb::hp_ve_step<Tau>(m, R, xi, h);
+    ASSERT_EQ(r.status, lb::Status::ok) << "step " << k;
+    R = r.g;
+    xi = r.xi;
+    dR = std::max(dR, max_abs_diff(R, s.R));
+    dm = std::max(dm, max_abs_diff(rhs(xi), s.nu) / lb::norm_inf(s.nu));
+    ++k;
+  });
+  ASSERT_TRUE(st.all_ok);
+  std::printf("h %.3f, 30 steps: VE-%s in kick form vs (4.19): R %.2e, m %.2e relative\n", h, name<Tau>(), dR, dm);
+  EXPECT_LE(dR, 1e-13);
+  EXPECT_LE(dm, 1e-13);
+}
+
+TEST(HP, VariationalEulerInKickFormIsTheStepOfBRM07) {
+  ve_kick_form_is_brm07<lb::TauExp>(asym, asym_hp(), 0.1);
+  ve_kick_form_is_brm07<lb::TauCay>(asym, asym_hp(), 0.1);
+  ve_kick_form_is_brm07<lb::TauExp>(bc, bc_hp(), 0.005);
+}
+
+// First order: ASYM to T = 2, N = 80 … 640, against the quad-precision RK4 reference (Cayley's
+// larger second-order term keeps its slope at 1.19 from N = 40 to 80, coming down to 1).
+TEST(HP, VariationalEulerIsFirstOrder) {
+  const Exact ex = body_reference(asym, {0.2, -0.1, 0.3}, {Q(1) / 2, Q(0.5), Q(-0.4) * 3 / 2}, Q(2), 4000);
+  ASSERT_LT(ex.halving, 1e-12) << "the reference is not converged";
+  auto check = [&](auto tau) {
+    using Tau = decltype(tau);
+    std::vector<double> err;
+    for (int N : {80, 160, 320, 640}) {
+      Stats st;
+      err.push_back(error(asym, run_sv<Tau, 0, 1>(asym.top(), asym_hp(), 2.0 / N, N, st), ex));
+      EXPECT_TRUE(st.all_ok);
+    }
+    const std::vector<double> p = orders(err);
+    std::printf("ASYM T 2 VE-%s N 80..640: errors %.3e %.3e %.3e %.3e, orders %.3f %.3f %.3f\n", name<Tau>(), err[0],
+                err[1], err[2], err[3], p[0], p[1], p[2]);
+    for (double q : p) EXPECT_NEAR(q, 1.0, 0.15) << name<Tau>();
+  };
+  check(lb::TauExp{});
+  check(lb::TauCay{});
+}
+
+// Its adjoint is θ = 1 (the whole kick first): θ = 0 with h, then θ = 1 with −h, returns to the start.
+TEST(HP, VariationalEulerAndItsAdjointReturnToTheStart) {
+  auto back_and_forth = [](auto tau, const char* pn, const TopData& d, const HpState& s0, double h) {
+    using Tau = decltype(tau);
+    Stats st;
+    const HpState fwd = run_sv<Tau, 0, 1>(d.top(), s0, h, 20, st);
+    const HpState back = run_sv<Tau, 1, 1>(d.top(), fwd, -h, 20, st);
+    const HpState wrong = run_sv<Tau, 0, 1>(d.top(), fwd, -h, 20, st);  // not its own adjoint
+    ASSERT_TRUE(st.all_ok);
+    const double e = std::max(max_abs_diff(back.R, s0.R), max_abs_diff(back.nu, s0.nu) / lb::norm_inf(s0.nu));
+    const double w = std::max(max_abs_diff(wrong.R, s0.R), max_abs_diff(wrong.nu, s0.nu) / lb::norm_inf(s0.nu));
+    std::printf("%s h %.3f VE-%s: 20 steps, 20 of its adjoint with -h: %.2e relative (itself with -h: %.2e)\n", pn, h,
+                name<Tau>(), e, w);
+    EXPECT_LE(e, 1e-13);
+    EXPECT_GT(w, 1e-3);
+  };
+  back_and_forth(lb::TauExp{}, "ASYM", asym, asym_hp(), 0.05);
+  back_and_forth(lb::TauCay{}, "ASYM", asym, asym_hp(), 0.05);
+  back_and_forth(lb::TauExp{}, "BC", bc, bc_hp(), 0.005);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Symplecticity in the left-trivialised canonical chart g = exp(q̂), p = dexp_{−q}ᵀν = dexp_q ν.
 
-template <class Tau, class Model> std::array<Q, 6> canonical_step(const Model& m, const std::array<Q, 6>& x, double h) {
+template <class Tau, int num = 1, int den = 2, class Model>
+std::array<Q, 6> canonical_step(const Model& m, const std::array<Q, 6>& x, double h) {
   const std::array<Q, 3> q{x[0], x[1], x[2]}, p{x[3], x[4], x[5]};
   const auto nu = ref::solve<3>(ref::dexp_matrix<3>(q), p);  // p = dexp_q ν
   const HpState s{to_m3(ref::expm(ref::hat(q))), lb::vec3(double(nu[0]), double(nu[1]), double(nu[2]))};
   const lb::HpResult<double> r =
-      lb::hp_sv_step<Tau>(m, s.R, s.nu, m.body_torque(s.R), h, lb::hp_guess(m.body_inertia(), s.nu));
+      lb::hp_step<Tau, num, den>(m, s.R, s.nu, m.body_torque(s.R), h, lb::hp_guess(m.body_inertia(), s.nu));
   EXPECT_EQ(r.status, lb::Status::ok);
   ref::Mat<3> R1;
   for (int k = 0; k < 9; ++k) R1.a[k] = Q(r.g.m[k]);
@@ -182,8 +261,8 @@ template <class Tau, class Model> std::array<Q, 6> canonical_step(const Model& m
   const auto p1 = ref::dexp_matrix<3>(q1) * std::array<Q, 3>{Q(r.nu[0]), Q(r.nu[1]), Q(r.nu[2])};
   return {q1[0], q1[1], q1[2], p1[0], p1[1], p1[2]};
 }
-template <class Tau, class Model> double symplectic_defect(const Model& m, double h) {
-  return canonical_defect([&](const std::array<Q, 6>& x) { return canonical_step<Tau>(m, x, h); });
+template <class Tau, int num = 1, int den = 2, class Model> double symplectic_defect(const Model& m, double h) {
+  return canonical_defect([&](const std::array<Q, 6>& x) { return canonical_step<Tau, num, den>(m, x, h); });
 }
 
 TEST(HP, SymplecticInCanonicalChart) {
@@ -197,6 +276,12 @@ TEST(HP, SymplecticInCanonicalChart) {
   const double ef = symplectic_defect<lb::TauExp>(free_body, 0.2);
   std::printf("FRB (RigidBodyAttitude) h 0.2: SV-exp %.2e\n", ef);
   EXPECT_LE(ef, 1e-8);
+  for (const TopData* d : {&asym, &frb}) {  // variational Euler, and its adjoint
+    const double ve = symplectic_defect<lb::TauExp, 0, 1>(d->top(), 0.2), vc = symplectic_defect<lb::TauCay, 0, 1>(d->top(), 0.2),
+                 va = symplectic_defect<lb::TauExp, 1, 1>(d->top(), 0.2);
+    std::printf("%s h 0.2: VE-exp %.2e, VE-cay %.2e, adjoint VE-exp %.2e\n", d == &asym ? "ASYM" : "FRB", ve, vc, va);
+    EXPECT_LE(std::max({ve, vc, va}), 1e-8);
+  }
 }
 
 /// Test-only mutants: the discrete Euler equation solved with (dτ⁻¹_{−hξ})* in place of (dτ⁻¹_{hξ})*
@@ -214,25 +299,27 @@ struct TauCayFlipped : lb::TauCay {
 
 TEST(HP, MutantWithFlippedArgumentIsNotSymplectic) {
   const double ee = symplectic_defect<TauExpFlipped>(asym.top(), 0.2), ec = symplectic_defect<TauCayFlipped>(asym.top(), 0.2);
-  std::printf("mutant (dtau^-1 argument flipped in the solve), ASYM h 0.2: defect exp %.2e, cay %.2e\n", ee, ec);
+  const double ve = symplectic_defect<TauExpFlipped, 0, 1>(asym.top(), 0.2);
+  std::printf("mutant (dtau^-1 argument flipped in the solve), ASYM h 0.2: defect exp %.2e, cay %.2e, VE-exp %.2e\n", ee, ec, ve);
   EXPECT_GE(ee, 1e-4);
   EXPECT_GE(ec, 1e-4);
+  EXPECT_GE(ve, 1e-4);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Momentum, reversibility, the free body.
 
 /// The largest |momentum(s) − momentum(s₀)| over n SV steps, printed with the Newton iterations.
-template <class Tau, class Model, class Momentum>
+template <class Tau, int num = 1, int den = 2, class Model, class Momentum>
 double momentum_drift(const char* what, const Model& m, const HpState& s0, double h, long n, Momentum&& momentum) {
   const auto L0 = momentum(s0);
   double drift = 0;
   Stats st;
-  run_sv<Tau>(m, s0, h, n, st, [&](const HpState& s) { drift = std::max(drift, lb::norm_inf(momentum(s) - L0)); });
+  run_sv<Tau, num, den>(m, s0, h, n, st, [&](const HpState& s) { drift = std::max(drift, lb::norm_inf(momentum(s) - L0)); });
   EXPECT_TRUE(st.all_ok);
   EXPECT_LE(st.max, 8);
-  std::printf("%s h %.2f, %ld steps SV-%s: drift %.2e; Newton iterations mean %.2f max %d\n", what, h, n, name<Tau>(),
-              drift, st.mean(), st.max);
+  std::printf("%s h %.2f, %ld steps %s-%s: drift %.2e; Newton iterations mean %.2f max %d\n", what, h, n,
+              num == 0 ? "VE" : "SV", name<Tau>(), drift, st.mean(), st.max);
   return drift;
 }
 /// e₃·(Rν), the vertical angular momentum, and Rν, the spatial one.
@@ -246,6 +333,8 @@ TEST(HP, VerticalMomentumOfBrulsCardonaTopIsExact) {
   EXPECT_NEAR(vertical(bc_hp())[0], -70.3124296875, 1e-12);
   EXPECT_LE(momentum_drift<lb::TauExp>("BC |e3.(R nu) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical), 2e-11);
   EXPECT_LE(momentum_drift<lb::TauCay>("BC |e3.(R nu) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical), 1e-11);
+  EXPECT_LE((momentum_drift<lb::TauExp, 0, 1>("BC |e3.(R m) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical)), 2e-11);
+  EXPECT_LE((momentum_drift<lb::TauCay, 0, 1>("BC |e3.(R m) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical)), 1e-11);
 }
 
 TEST(HP, VerticalMomentumInLongDoubleIsExactToItsRoundOff) {
@@ -268,6 +357,7 @@ TEST(HP, VerticalMomentumInLongDoubleIsExactToItsRoundOff) {
 TEST(HP, SpatialMomentumOfFreeBodyIsExact) {
   EXPECT_LE(momentum_drift<lb::TauExp>("FRB |R nu - R0 nu0|", free_body, frb_hp(), 0.1, 10000, spatial), 1e-13);
   EXPECT_LE(momentum_drift<lb::TauCay>("FRB |R nu - R0 nu0|", free_body, frb_hp(), 0.1, 10000, spatial), 1e-13);
+  EXPECT_LE((momentum_drift<lb::TauExp, 0, 1>("FRB |R m - R0 m0|", free_body, frb_hp(), 0.1, 10000, spatial)), 1e-13);
 }
 
 template <class Tau> void reversible(const char* pn, const TopData& d, const HpState& s0, double h) {
@@ -321,17 +411,17 @@ TEST(HP, FreeBodyStormerVerletExpIsSlgi) {
 // ---------------------------------------------------------------------------------------------
 // Bounded energy: ASYM h = 0.05, 10⁵ steps (T = 5000), and BC h = 0.01, 10⁴ steps.
 
-template <class Tau> void energy_bounded(const char* pn, const TopData& d, const HpState& s0, double h, long n,
-                                         double bound) {
+template <class Tau, int num = 1, int den = 2>
+void energy_bounded(const char* pn, const TopData& d, const HpState& s0, double h, long n, double bound) {
   const double e0 = energy(d, s0);
   Tenths t;
   long k = 0;
   Stats st;
-  run_sv<Tau>(d.top(), s0, h, n, st, [&](const HpState& s) { t.add(k++, n, std::abs(energy(d, s) - e0) / std::abs(e0)); });
+  run_sv<Tau, num, den>(d.top(), s0, h, n, st, [&](const HpState& s) { t.add(k++, n, std::abs(energy(d, s) - e0) / std::abs(e0)); });
   ASSERT_TRUE(st.all_ok);
-  std::printf("%s h %.2f, %ld steps SV-%s: rel. energy error first 10%% %.3e, last 10%% %.3e (ratio %.3f); Newton "
+  std::printf("%s h %.2f, %ld steps %s-%s: rel. energy error first 10%% %.3e, last 10%% %.3e (ratio %.3f); Newton "
               "iterations mean %.2f max %d\n",
-              pn, h, n, name<Tau>(), t.first, t.last, t.last / t.first, st.mean(), st.max);
+              pn, h, n, num == 0 ? "VE" : "SV", name<Tau>(), t.first, t.last, t.last / t.first, st.mean(), st.max);
   EXPECT_LE(t.last, 1.2 * t.first);
   EXPECT_LT(t.last, bound);
   EXPECT_LE(st.max, 8);
@@ -342,6 +432,10 @@ TEST(HP, EnergyErrorBounded) {
   energy_bounded<lb::TauCay>("ASYM", asym, asym_hp(), 0.05, 100000, 1.5e-2);  // notes: 1.32e-2 -> 1.31e-2
   energy_bounded<lb::TauExp>("BC", bc, bc_hp(), 0.01, 10000, 6e-3);          // notes: 5.27e-3
   energy_bounded<lb::TauCay>("BC", bc, bc_hp(), 0.01, 10000, 9e-3);          // notes: 8.54e-3
+  // Variational Euler: first order, so an O(h) error, but as bounded.
+  energy_bounded<lb::TauExp, 0, 1>("ASYM", asym, asym_hp(), 0.05, 100000, 0.09);  // 8.06e-2 -> 8.08e-2
+  energy_bounded<lb::TauCay, 0, 1>("ASYM", asym, asym_hp(), 0.05, 100000, 0.1);   // 8.71e-2 -> 8.76e-2
+  energy_bounded<lb::TauExp, 0, 1>("BC", bc, bc_hp(), 0.01, 10000, 6e-3);        // 5.35e-3
 }
 
 // ---------------------------------------------------------------------------------------------

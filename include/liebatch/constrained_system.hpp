@@ -19,7 +19,8 @@ namespace lb {
 /// by) and v̇ = −M⁻¹(g + Bᵀλ), with λ's rate 0: λ is algebraic, fixed by the constraint, not by f.
 /// f serves the Hermite interpolation of sections (trajectory/section.hpp), so a section function
 /// should not depend on λ. Observables: the model's energy (where it defines energy(q, v)), |Φ(q)|
-/// and |B(q)v|, the residuals of the position and velocity constraints.
+/// and |B(q)v|, the residuals of the position and velocity constraints, and the multiplier's
+/// (multiplier_residual).
 template <ConstrainedModel CM> struct ConstrainedSystem {
   using T = typename CM::scalar;
   using G = typename CM::group;
@@ -95,14 +96,15 @@ template <ConstrainedModel CM> struct ConstrainedSystem {
   static constexpr bool has_energy = requires(const CM& m, const G& q, const Vec<T, n>& v) {
     { m.energy(q, v) } -> std::convertible_to<T>;
   };
-  /// |λ − λ*(q, v, t)|: how far the multiplier is from the one consistent with (q, v)
-  /// (consistent_multiplier); O(hᵖ) in a stable run, large where the multiplier recursion is
-  /// unstable (docs/constrained.md §5). NaN where B M⁻¹ Bᵀ is singular.
+  /// |λ − λ*(q, v, t)| / (1 + |λ*|): how far the multiplier is from the one consistent with (q, v)
+  /// (consistent_multiplier), relative to λ's scale, which is also the scale of its rounding (a
+  /// difference of two λ of size |λ*|); O(hᵖ) in a stable run, large where the multiplier recursion
+  /// is unstable (docs/constrained.md §5). NaN where B M⁻¹ Bᵀ is singular.
   LB_HD T multiplier_residual(T t, const state& s) const {
     Vec<T, r> l;
-    return consistent_multiplier(system, s.q, s.v, t, l) ? norm(s.lambda - l) : T(0) / T(0);
+    return consistent_multiplier(system, s.q, s.v, t, l) ? norm(s.lambda - l) / (T(1) + norm(l)) : T(0) / T(0);
   }
-  /// (energy,) |Φ(q)|, |B(q)v|, |λ − λ*(q, v)|.
+  /// (energy,) |Φ(q)|, |B(q)v|, |λ − λ*(q, v)| / (1 + |λ*|).
   LB_HD Vec<T, has_energy ? 4 : 3> observables(const point& y) const {
     const state s = unpack(y);
     const Vec<T, 3> res{{norm(system.constraint(s.q)), norm(system.gradient(s.q) * s.v), multiplier_residual(T(0), s)}};
@@ -110,7 +112,7 @@ template <ConstrainedModel CM> struct ConstrainedSystem {
     else return res;
   }
   static std::vector<std::string> observable_names() {
-    std::vector<std::string> v{"|Phi|", "|Bv|", "|lambda-lambda*|"};
+    std::vector<std::string> v{"|Phi|", "|Bv|", "|lambda-lambda*|/(1+|lambda*|)"};
     if constexpr (has_energy) v.insert(v.begin(), "energy");
     return v;
   }

@@ -9,8 +9,10 @@
 //   ν_{k+1} = (dτ⁻¹_{−hξ})* Jξ + (h/2) f(g_{k+1})     kick           (4.18)
 // with f(g) = g ∂ℓ/∂g the body torque. The second kick's f(g_{k+1}) is the next step's first (FSAL:
 // one torque evaluation per step). Symplectic, second order, time-reversible, and the spatial
-// momentum g ν of a symmetry is conserved exactly (docs/symplectic.md §6). The 3×3 equation is
-// solved by Newton (newton.hpp) with its Jacobian from dual numbers through this same code.
+// momentum g ν of a symmetry is conserved exactly (docs/symplectic.md §6). Variational Euler is the
+// same with the whole kick h at the end (hp_step, θ = 0), carrying the momentum its discrete Euler
+// equation solves for: symplectic and first order. The 3×3 equation is solved by Newton
+// (newton.hpp) with its Jacobian from dual numbers through this same code.
 #pragma once
 #include "../models/heavy_top.hpp"
 #include "../models/rigid_body_attitude.hpp"
@@ -114,15 +116,20 @@ template <class T> LB_HD bool hp_finite(const Mat3<T>& g, const Vec3<T>& nu) {
   return finite;
 }
 
-/// One Hamilton–Pontryagin Störmer–Verlet step ([BRM07 eqs (4.14)–(4.18)], kick–solve–drift–kick)
-/// from (g₀, ν₀) with torque0 = f(g₀) (the previous step's `torque`, or model.body_torque(g₀) at
-/// the start). A solve that does not converge, gives a non-finite value or an hξ outside τ's
-/// injectivity domain returns the start state with Status::nonlinear_solve_failed.
-template <class Tau = TauExp, class Model, class T>
-LB_HD HpResult<T> hp_sv_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& nu0, const Vec3<T>& torque0, T h,
-                             const Vec3<T>& xi_guess) {
+/// One Hamilton–Pontryagin step in kick–solve–drift–kick form from (g₀, ν₀) with torque0 = f(g₀)
+/// (the previous step's `torque`, or model.body_torque(g₀) at the start): the first kick of θh and
+/// the last of (1 − θ)h, θ = num/den. θ = ½ is Störmer–Verlet ([BRM07 eqs (4.14)–(4.18)]); θ = 0 is
+/// variational Euler ((4.19), hp_ve_step) carried in (g, ν) with ν = (dτ⁻¹_{hξ})* Jξ the right-hand
+/// side of its discrete Euler equation (torque0 then unused). A solve that does not converge, gives
+/// a non-finite value or an hξ outside τ's injectivity domain returns the start state with
+/// Status::nonlinear_solve_failed.
+template <class Tau = TauExp, int num = 1, int den = 2, class Model, class T>
+LB_HD HpResult<T> hp_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& nu0, const Vec3<T>& torque0, T h,
+                          const Vec3<T>& xi_guess) {
+  static_assert(0 <= num && num <= den, "theta = num/den in [0, 1]");
   const Vec3<T> J = model.body_inertia();
-  const Vec3<T> nu_plus = nu0 + (h / T(2)) * torque0;  // kick
+  const T first = T(num) / T(den) * h, last = T(den - num) / T(den) * h;
+  const Vec3<T> nu_plus = num == 0 ? nu0 : nu0 + first * torque0;  // kick
   const NewtonOutcome<T, 3> o = hp_solve<Tau>(J, nu_plus, h, xi_guess);
   HpResult<T> r{g0, nu0, torque0, o.z, o.iterations, Status::nonlinear_solve_failed};
   if (!o.converged) return r;
@@ -130,13 +137,20 @@ LB_HD HpResult<T> hp_sv_step(const Model& model, const Mat3<T>& g0, const Vec3<T
   const Mat3<T> g1 = Tau::mul_tau(g0, x);  // drift (4.17)
   const Vec3<T> f1 = model.body_torque(g1);
   const Vec3<T> Jxi = vec3(J[0] * o.z[0], J[1] * o.z[1], J[2] * o.z[2]);
-  const Vec3<T> nu1 = Tau::dinv_star_neg(x, Jxi) + (h / T(2)) * f1;  // kick (4.18)
+  const Vec3<T> nu1 = Tau::dinv_star_neg(x, Jxi) + last * f1;  // kick (4.18)
   if (!hp_finite(g1, nu1)) return r;
   r.g = g1;
   r.nu = nu1;
   r.torque = f1;
   r.status = Status::ok;
   return r;
+}
+
+/// One Hamilton–Pontryagin Störmer–Verlet step ([BRM07 eqs (4.14)–(4.18)]): hp_step with θ = ½.
+template <class Tau = TauExp, class Model, class T>
+LB_HD HpResult<T> hp_sv_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& nu0, const Vec3<T>& torque0, T h,
+                             const Vec3<T>& xi_guess) {
+  return hp_step<Tau, 1, 2>(model, g0, nu0, torque0, h, xi_guess);
 }
 
 /// One step of forward variational Euler ([BRM07 eq. (4.19)]) from (g₀, ξ₀): g₁ = g₀ τ(hξ₀), then

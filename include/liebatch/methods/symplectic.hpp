@@ -1,7 +1,8 @@
 // The symplectic methods as methods of the engine and the command line: the SLGI θ-family
-// (slgi.hpp) and Hamilton–Pontryagin Störmer–Verlet (hamilton_pontryagin.hpp), for the canonical
-// systems on T*SO(3) (CotangentModel). Apart from LB_METHODS because they serve only those models
-// (MethodFor says which), while LB_METHODS's serve every model.
+// (slgi.hpp) and Hamilton–Pontryagin Störmer–Verlet and variational Euler
+// (hamilton_pontryagin.hpp), for the canonical systems on T*SO(3) (CotangentModel). Apart from
+// LB_METHODS because they serve only those models (MethodFor says which), while LB_METHODS's serve
+// every model.
 #pragma once
 #include "hamilton_pontryagin.hpp"
 #include "slgi.hpp"
@@ -16,13 +17,15 @@ concept BodyTorqueModel = CotangentModel<M> && requires(const M& m, const Mat3<t
   { m.body_torque(Q) } -> std::same_as<Vec3<typename M::space::scalar>>;
 };
 
-/// Hamilton–Pontryagin Störmer–Verlet with τ ([BRM07 §4]) as a method of the engine: the state's
-/// (Q, μ) as (g, ν = Q⁻¹μ), one hp_sv_step, and back to μ = Qν. Newton starts from hp_guess = J⁻¹ν
-/// plus the correction the previous step's solve made to its own (warm: kept as correction/h, as
-/// ξ − J⁻¹ν is O(h)). The first kick's torque is evaluated again (no FSAL across steps: the engine keeps the point and ξ
-/// only). A failed solve returns yₙ with StepResult::failed. Not on packs (Newton branches per member).
-template <class Tau> struct HPSV {
-  static constexpr int order = 2;
+/// The Hamilton–Pontryagin integrators with τ ([BRM07 §4]) as methods of the engine, hp_step with
+/// θ = num/den: Störmer–Verlet (θ = ½, second order) and variational Euler (θ = 0, first order).
+/// The state's (Q, μ) as (g, ν = Q⁻¹μ), one hp_step, and back to μ = Qν. Newton starts from
+/// hp_guess = J⁻¹ν plus the correction the previous step's solve made to its own (warm: kept as
+/// correction/h, as ξ − J⁻¹ν is O(h)). Störmer–Verlet's first kick evaluates the torque again (no
+/// FSAL across steps: the engine keeps the point and ξ only); variational Euler has no first kick.
+/// A failed solve returns yₙ with StepResult::failed. Not on packs (Newton branches per member).
+template <class Tau, int num = 1, int den = 2> struct HamiltonPontryagin {
+  static constexpr int order = 2 * num == den ? 2 : 1;
   static constexpr int order_hat = 0;
   static constexpr int stages = 1;
   static constexpr bool packs = false;
@@ -51,7 +54,8 @@ template <class Tau> struct HPSV {
     const Vec3<T> c0 = Q0.col(0), c1 = Q0.col(1), c2 = Q0.col(2), mu = Model::mu(y), c12 = cross(c1, c2);
     const Vec3<T> nu0 = (T(1) / dot(c0, c12)) * vec3(dot(c12, mu), dot(cross(c2, c0), mu), dot(cross(c0, c1), mu));
     const Vec3<T> guess = hp_guess(model.body_inertia(), nu0);
-    const HpResult<T> r = hp_sv_step<Tau>(model, Q0, nu0, model.body_torque(Q0), h, have ? guess + h * w : guess);
+    const Vec3<T> torque0 = num == 0 ? Vec3<T>::zero() : model.body_torque(Q0);
+    const HpResult<T> r = hp_step<Tau, num, den>(model, Q0, nu0, torque0, h, have ? guess + h * w : guess);
     const bool ok = r.status == Status::ok;
     if (ok) w = (T(1) / h) * (r.xi - guess);
     return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok, r.iterations};
@@ -63,12 +67,16 @@ template <class Tau> struct HPSV {
   X(slgi0, "SLGI theta = 0, symplectic on T*SO(3), implicit (Newton)", SLGI<0, 1>)                       \
   X(slgi_half, "SLGI theta = 1/2, symplectic and symmetric on T*SO(3), implicit (Newton)", SLGI<1, 2>)   \
   X(slgi1, "SLGI theta = 1, symplectic on T*SO(3), implicit (Newton)", SLGI<1, 1>)                       \
-  X(hp_sv_exp, "Hamilton-Pontryagin Stormer-Verlet, tau = exp, symplectic on T*SO(3), implicit (Newton)", HPSV<TauExp>) \
-  X(hp_sv_cay, "Hamilton-Pontryagin Stormer-Verlet, tau = Cayley, symplectic on T*SO(3), implicit (Newton)", HPSV<TauCay>)
+  X(hp_sv_exp, "Hamilton-Pontryagin Stormer-Verlet, tau = exp, symplectic on T*SO(3), implicit (Newton)", HamiltonPontryagin<TauExp>) \
+  X(hp_sv_cay, "Hamilton-Pontryagin Stormer-Verlet, tau = Cayley, symplectic on T*SO(3), implicit (Newton)", HamiltonPontryagin<TauCay>) \
+  X(hp_ve_exp, "Hamilton-Pontryagin variational Euler, tau = exp, symplectic on T*SO(3), implicit (Newton)", HamiltonPontryagin<TauExp, 0, 1>) \
+  X(hp_ve_cay, "Hamilton-Pontryagin variational Euler, tau = Cayley, symplectic on T*SO(3), implicit (Newton)", HamiltonPontryagin<TauCay, 0, 1>)
 
 namespace methods {
-using hp_sv_exp = HPSV<TauExp>;  ///< Störmer–Verlet, τ = exp
-using hp_sv_cay = HPSV<TauCay>;  ///< Störmer–Verlet, τ = Cayley (error constant ~ ω³: docs/symplectic.md §6)
+using hp_sv_exp = HamiltonPontryagin<TauExp>;  ///< Störmer–Verlet, τ = exp
+using hp_sv_cay = HamiltonPontryagin<TauCay>;  ///< Störmer–Verlet, τ = Cayley (error constant ~ ω³: docs/symplectic.md §6)
+using hp_ve_exp = HamiltonPontryagin<TauExp, 0, 1>;  ///< variational Euler, τ = exp
+using hp_ve_cay = HamiltonPontryagin<TauCay, 0, 1>;  ///< variational Euler, τ = Cayley
 }  // namespace methods
 
 }  // namespace lb

@@ -53,6 +53,13 @@ template <class T, class K> LB_HD T sample_time(T t0, T t1, K k, int n) {
   else return lb::select(k == n - 1, t1, t0 + (t1 - t0) * (as<T>(k) / T(n - 1)));
 }
 
+/// Fraction of a step within which a stop counts as reached by that step. A fixed step's stop
+/// within sliver·h of its grid point is that grid point (the step lands on the stop, at most
+/// sliver·h longer or shorter), and an adaptive step ending within sliver·h before a stop is
+/// stretched onto it: no step is left of a few ulps, which a method that divides by h (HEDOP5's
+/// multiplier, [ArnHE] §3) cannot take. 2⁻¹⁰ is exact in every precision.
+template <class S> inline constexpr S sliver = S(1) / S(1024);
+
 /// Whether every component of y is finite (per lane for a pack).
 template <class P> LB_HD mask_t<typename P::scalar> all_finite(const P& y) {
   mask_t<typename P::scalar> ok = true;
@@ -179,9 +186,10 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     if constexpr (!adaptive) {
       const T grid = t0 + as<T>(s.j + 1) * c.h;  // no accumulated drift in t
       // A stop within rounding of the grid point (k·h against t₀ + k(t₁ − t₀)/(n − 1), or t₁ against
-      // t₀ + Nh) is that grid point, not a step of a few ulps before or after it.
+      // t₀ + Nh), or within a sliver of a step, is that grid point: no step of a few ulps before or
+      // after it.
       const T scale = lb::max(lb::abs(grid), lb::abs(stop));
-      const M at_grid = lb::abs(grid - stop) <= T(8) * epsilon<T>() * scale;
+      const M at_grid = lb::abs(grid - stop) <= lb::max(T(8) * epsilon<T>() * scale, T(sliver<lane_t<T>>) * c.h);
       const M to_grid = grid < stop && !at_grid;
       const M on_grid = s.t == t0 + as<T>(s.j) * c.h;
       const T target = lb::select(to_grid, grid, stop);
@@ -217,7 +225,8 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       crossings(landed, t_prev, y_prev, hh);
     } else {
       static_assert(Method::order_hat > 0, "adaptive steps need a method with an embedded pair");
-      const M shortened = !(s.t + s.h < stop);
+      // Shortened to land on the stop, or stretched onto it by at most a sliver of the step.
+      const M shortened = !(s.t + s.h * T(1 + sliver<lane_t<T>>) < stop);
       const T hh = lb::select(live, lb::select(shortened, stop - s.t, s.h), T(0));
       const auto r = step(hh);
       count(live, r.iterations);
