@@ -165,7 +165,7 @@ int main() {
     for (std::size_t s = 0; s < std::size_t(out.samples) * members; ++s) {
       const std::size_t sample = s / members, i = s % members;
       auto obs = [&](int o) { return out.sample_obs[(sample * std::size_t(out.nobs) + std::size_t(o)) * members + i]; };
-      phi[k] = std::max(phi[k], obs(1));  // observables: energy, |Φ|, |Bv|, |λ − λ*|
+      phi[k] = std::max(phi[k], obs(1));  // observables: energy, |Φ|, |Bv|, |λ − λ*|/(1 + |λ*|)
       bv[k] = std::max(bv[k], obs(2));
     }
     for (auto st : out.status) ok = ok && st == std::uint8_t(lb::Status::ok);

@@ -126,7 +126,7 @@ template <class T> LB_HD bool hp_finite(const Mat3<T>& g, const Vec3<T>& nu) {
 template <class Tau = TauExp, int num = 1, int den = 2, class Model, class T>
 LB_HD HpResult<T> hp_step(const Model& model, const Mat3<T>& g0, const Vec3<T>& nu0, const Vec3<T>& torque0, T h,
                           const Vec3<T>& xi_guess) {
-  static_assert(0 <= num && num <= den, "theta = num/den in [0, 1]");
+  static_assert(0 < den && 0 <= num && num <= den, "theta = num/den in [0, 1]");
   const Vec3<T> J = model.body_inertia();
   const T first = T(num) / T(den) * h, last = T(den - num) / T(den) * h;
   const Vec3<T> nu_plus = num == 0 ? nu0 : nu0 + first * torque0;  // kick

@@ -32,7 +32,8 @@ LB_HD void advance_to(const Model& model, Trajectory<typename Model::space::poin
   }
 }
 
-/// Fixed step h from t0 to t1: steps at t0 + k h, the last one shortened to end exactly at t1.
+/// Fixed step h from t0 to t1: steps at t0 + k h, the last one shortened (or lengthened by at most
+/// h/1024, trajectory.hpp's sliver) to end exactly at t1.
 template <class Method, class Model>
   requires MethodFor<Method, Model>
 LB_HD Outcome<typename Model::space::point> integrate_fixed(const Model& model, typename Model::space::scalar t0,

@@ -54,10 +54,12 @@ template <class T, class K> LB_HD T sample_time(T t0, T t1, K k, int n) {
 }
 
 /// Fraction of a step within which a stop counts as reached by that step. A fixed step's stop
-/// within sliver·h of its grid point is that grid point (the step lands on the stop, at most
-/// sliver·h longer or shorter), and an adaptive step ending within sliver·h before a stop is
-/// stretched onto it: no step is left of a few ulps, which a method that divides by h (HEDOP5's
-/// multiplier, [ArnHE] §3) cannot take. 2⁻¹⁰ is exact in every precision.
+/// within sliver·h of its grid point is that grid point (the step lands on the stop; a step between
+/// two such stops is at most 2·sliver·h longer or shorter than h), and an adaptive step ending
+/// within sliver·h before a stop is stretched onto it (so it may exceed h_max by that much): no
+/// step of a few ulps is left after or before a stop, which a method that divides by h (HEDOP5's
+/// multiplier, [ArnHE] §3) cannot take, unless two stops themselves lie that close. 2⁻¹⁰ is exact
+/// in every precision.
 template <class S> inline constexpr S sliver = S(1) / S(1024);
 
 /// Whether every component of y is finite (per lane for a pack).
