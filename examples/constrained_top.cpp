@@ -24,6 +24,8 @@
 #include <liebatch/methods/half_explicit.hpp>
 #include <liebatch/models/constrained_heavy_top.hpp>
 
+#include "gnuplot_png.hpp"
+
 namespace {
 
 using Top = lb::HeavyTop<double>;                                  // (Π, Γ) on se*(3)
@@ -61,16 +63,7 @@ template <class Method, class Model> std::pair<typename Model::point, double> ru
   return {y, s / members};
 }
 
-/// Runs gnuplot on `script` when it is installed; says what happened.
-void plot(const std::string& png, const std::string& script) {
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
-    std::printf("  gnuplot not found: no %s (install gnuplot-nox)\n", png.c_str());
-    return;
-  }
-  const std::string cmd = "gnuplot -e \"set terminal pngcairo size 1100,800 font ',11'; set output '" + png + "';" + script + "\"";
-  if (std::system(cmd.c_str()) == 0) std::printf("  wrote %s\n", png.c_str());
-  else std::fprintf(stderr, "constrained_top: gnuplot failed, no %s\n", png.c_str());
-}
+void plot(const std::string& png, const std::string& script) { examples::gnuplot_png("constrained_top", png, script); }
 
 }  // namespace
 

@@ -26,6 +26,8 @@
 #include <liebatch/models/heavy_top_spatial.hpp>
 
 #include <liebatch/ensemble/cpu.hpp>
+
+#include "gnuplot_png.hpp"
 #include <liebatch/ensemble/sampling.hpp>
 
 using Top = lb::HeavyTopSpatial<double>;
@@ -88,16 +90,7 @@ long not_ok(const Out& r) {
   return std::count_if(r.status.begin(), r.status.end(), [](std::uint8_t s) { return s != std::uint8_t(lb::Status::ok); });
 }
 
-/// Runs gnuplot on `script` when it is installed; says what happened.
-void plot(const std::string& script, const std::string& png) {
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
-    std::printf("  gnuplot not found: no %s (install gnuplot-nox)\n", png.c_str());
-    return;
-  }
-  const std::string cmd = "gnuplot -e \"set terminal pngcairo size 1100,800 font ',11'; set output '" + png + "';" + script + "\"";
-  if (std::system(cmd.c_str()) == 0) std::printf("  wrote %s\n", png.c_str());
-  else std::fprintf(stderr, "long_time_top: gnuplot failed, no %s\n", png.c_str());
-}
+void plot(const std::string& script, const std::string& png) { examples::gnuplot_png("long_time_top", png, script); }
 
 std::FILE* open(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "w");
