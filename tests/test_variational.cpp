@@ -325,10 +325,11 @@ double momentum_drift(const char* what, const Model& m, const HpState& s0, doubl
 /// e₃·(Rν), the vertical angular momentum, and Rν, the spatial one.
 lb::Vec<double, 1> vertical(const HpState& s) { return {{spatial(s)[2]}}; }
 
-// SV-exp in double drifts linearly by 1.0e-15 per step (0.07 ulp of |L₀| = 70.3): a rounding bias of
-// the double step on this nearly steady Lagrange top, as SLGI θ = ½'s (test_symplectic); the same
-// step in long double drifts 4e-15 over the 10⁴ steps, so the method conserves e₃·(Rν). Hence 2e-11
-// for exp in double where the notes ask 1e-11 (docs/symplectic.md §6); Cayley meets 1e-11.
+// SV-exp in double drifts linearly by 1.0e-15 per step (0.07 ulp of |L₀| = 70.3): a rounding bias on
+// this nearly steady Lagrange top, from τ = exp's coefficient functions (sin, cos, series), accurate
+// to double only, whose last-ulp errors repeat step after step; the same step in long double drifts
+// 4e-15 over the 10⁴ steps, so the method conserves e₃·(Rν). Hence 2e-11 for exp in double where the
+// notes ask 1e-11 (docs/symplectic.md §6); Cayley, rational, meets 1e-11.
 TEST(HP, VerticalMomentumOfBrulsCardonaTopIsExact) {
   EXPECT_NEAR(vertical(bc_hp())[0], -70.3124296875, 1e-12);
   EXPECT_LE(momentum_drift<lb::TauExp>("BC |e3.(R nu) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical), 2e-11);

@@ -44,6 +44,8 @@ template <class T> LB_HD T atan2(T y, T x) { using std::atan2; return atan2(y, x
 template <class T> LB_HD T pow(T x, T y) { using std::pow; return pow(x, y); }
 template <class T> LB_HD T abs(T x) { using std::abs; return abs(x); }
 template <class T> LB_HD T floor(T x) { using std::floor; return floor(x); }
+/// a·b + c rounded once (the instruction where the machine has one).
+template <class T> LB_HD T fma(T a, T b, T c) { using std::fma; return fma(a, b, c); }
 /// Whether x is finite (per lane for a pack: a mask).
 template <class T> LB_HD auto isfinite(T x) { using std::isfinite; return isfinite(x); }
 

@@ -3,6 +3,9 @@
 // unrolled LU with partial pivoting, a bounded number of iterations and an honest outcome. No
 // allocation, no exceptions, no virtual calls; float and double (and long double on the host).
 #pragma once
+#include <type_traits>
+
+#include "../double_word.hpp"
 #include "../dual.hpp"
 #include "../vec.hpp"
 
@@ -75,6 +78,44 @@ template <class T, int N> struct NewtonOutcome {
   bool converged;
 };
 
+namespace newton_detail {
+/// newton's loop; with `refined`, the update after the stopping rule held takes the residual in
+/// DoubleWord<T> and is added to z in double words, and the outcome holds z as double words.
+template <bool refined, int N, class T, class F>
+LB_HD auto solve(F&& residual, Vec<T, N> z, T tol, int max_iterations) {
+  using Z = std::conditional_t<refined, DoubleWord<T>, T>;
+  using Out = NewtonOutcome<Z, N>;
+  bool last = false;  // the next update is the one after the stopping rule held
+  for (int k = 0; k < max_iterations; ++k) {
+    Vec<T, N> r, dz;
+    SquareMat<T, N> J;
+    residual_and_jacobian<N>(residual, z, r, J);
+    if constexpr (refined) {
+      if (last) r = lb::cast<T>(residual(lb::cast<Z>(z)));
+    }
+    if (!lu_solve<N>(J, -r, dz)) return Out{lb::cast<Z>(z), k, false};
+    if constexpr (refined) {
+      if (last) {
+        Vec<Z, N> w;
+        bool finite = true;
+        LB_UNROLL for (int i = 0; i < N; ++i) {
+          w[i] = Z::two_sum(z[i], dz[i]);
+          finite = finite && lb::isfinite(w[i].hi);
+        }
+        return Out{w, k + 1, finite};
+      }
+    }
+    z += dz;
+    bool finite = true;
+    LB_UNROLL for (int i = 0; i < N; ++i) finite = finite && lb::isfinite(z[i]);
+    if (!finite) return Out{lb::cast<Z>(z), k + 1, false};
+    if (last) return Out{lb::cast<Z>(z), k + 1, true};
+    last = norm_inf(dz) <= tol * lb::max(T(1), norm_inf(z));
+  }
+  return Out{lb::cast<Z>(z), max_iterations, false};
+}
+}  // namespace newton_detail
+
 /// Newton from the caller's guess z (warm start). Each iteration solves J Δ = −r(z), z ← z + Δ.
 /// Stopping rule: once ‖Δ‖∞ ≤ tol·max(1, ‖z‖∞) one more update is made, which brings z to the root
 /// to round-off whatever the size of the last Δ (quadratic convergence), and the solve has converged.
@@ -82,20 +123,24 @@ template <class T, int N> struct NewtonOutcome {
 template <int N, class T, class F>
 LB_HD NewtonOutcome<T, N> newton(F&& residual, Vec<T, N> z, T tol = NewtonDefaults<T>::tol(),
                                  int max_iterations = NewtonDefaults<T>::max_iterations) {
-  bool last = false;  // the next update is the one after the stopping rule held
-  for (int k = 0; k < max_iterations; ++k) {
-    Vec<T, N> r, dz;
-    SquareMat<T, N> J;
-    residual_and_jacobian<N>(residual, z, r, J);
-    if (!lu_solve<N>(J, -r, dz)) return {z, k, false};
-    z += dz;
-    bool finite = true;
-    LB_UNROLL for (int i = 0; i < N; ++i) finite = finite && lb::isfinite(z[i]);
-    if (!finite) return {z, k + 1, false};
-    if (last) return {z, k + 1, true};
-    last = norm_inf(dz) <= tol * lb::max(T(1), norm_inf(z));
-  }
-  return {z, max_iterations, false};
+  return newton_detail::solve<false, N>(residual, z, tol, max_iterations);
+}
+
+/// What newton_refined holds its root in: DoubleWord<T> for the device scalars (float, double); a
+/// host reference scalar (long double, float128) already has the digits the double run lacks and
+/// stays itself (newton_refined is then newton).
+template <class T> using refined_t = std::conditional_t<is_device_scalar_v<T>, DoubleWord<T>, T>;
+
+/// newton with its last update refined: the residual of that update is evaluated in
+/// DoubleWord<T> (one evaluation more; the iterations are newton's), and the update is added to z
+/// in double words. The root then keeps the digits that T's rounding of the residual loses (to
+/// the accuracy of T's sin and cos, which double words do not improve): that rounding is the same
+/// step after step on a nearly steady trajectory and biases what the exact map conserves
+/// (docs/symplectic.md §4). `residual` must take Vec<refined_t<T>, N> too.
+template <int N, class T, class F>
+LB_HD NewtonOutcome<refined_t<T>, N> newton_refined(F&& residual, Vec<T, N> z, T tol = NewtonDefaults<T>::tol(),
+                                                    int max_iterations = NewtonDefaults<T>::max_iterations) {
+  return newton_detail::solve<is_device_scalar_v<T>, N>(residual, z, tol, max_iterations);
 }
 
 }  // namespace lb

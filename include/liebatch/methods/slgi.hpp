@@ -8,7 +8,8 @@
 // with f(g, μ) = (∂H/∂μ, −R_g*∂H/∂g) ([CCLMO22 eq. (14)]) given by the model as cotangent_f(g, μ).
 // θ = ½ is symmetric and of order 2, θ = 0 and θ = 1 are each other's adjoint and of order 1; all
 // are symplectic and preserve the momentum map of a symmetry of H (docs/symplectic.md). The step
-// solves (16) by Newton (newton.hpp) with the Jacobian from dual numbers through this same code.
+// solves (16) by Newton (newton.hpp) with the Jacobian from dual numbers through this same code,
+// its last update refined in double words (newton_refined).
 #pragma once
 #include <concepts>
 
@@ -111,14 +112,20 @@ template <class Gr = CotangentSO3, class Model, class T>
 LB_HD SlgiResult<Gr, T> slgi_step(const Model& model, const typename Gr::template point<T>& g0,
                                   const Vec<T, Gr::dim>& mu0, T h, T theta, const Vec<T, 2 * Gr::dim>& z_guess) {
   constexpr int d = Gr::dim;
-  const NewtonOutcome<T, 2 * d> o = newton<2 * d>(
+  using W = refined_t<T>;
+  const NewtonOutcome<W, 2 * d> o = newton_refined<2 * d>(
       [&](const auto& z) { return slgi_residual<Gr>(model, g0, mu0, h, theta, z); }, z_guess);
-  const Vec<T, d> xi = o.z.template seg<0, d>(), n = o.z.template seg<d, d>();
-  SlgiResult<Gr, T> r{g0, mu0, o.z, o.iterations, Status::nonlinear_solve_failed};
+  const Vec<T, 2 * d> z = lb::cast<T>(o.z);
+  const Vec<T, d> xi = z.template seg<0, d>();
+  SlgiResult<Gr, T> r{g0, mu0, z, o.iterations, Status::nonlinear_solve_failed};
   if (!o.converged || !Gr::injective(xi)) return r;
-  // (17): g₁ = exp(ξ) g₀, μ₁ = Ad*_{exp((θ−1)ξ)} n̄ + Ad*_{exp(ξ)⁻¹} μ₀.
+  // (17): g₁ = exp(ξ) g₀, μ₁ = Ad*_{exp((θ−1)ξ)} n̄ + Ad*_{exp(ξ)⁻¹} μ₀, μ₁ from the refined root in
+  // double words (refined_t) and rounded once: a component of μ that the exact map conserves (the
+  // heavy top's e₃·π) then comes back to the same T, where T's rounding of the residual and of (17)
+  // would move it by the same fraction of an ulp every step (docs/symplectic.md §4).
   const auto g1 = Gr::exp_mul(xi, g0);
-  const Vec<T, d> mu1 = Gr::coAd(Gr::exp((theta - T(1)) * xi), n) + Gr::exp_act(xi, mu0);
+  const Vec<W, d> xw = o.z.template seg<0, d>(), nw = o.z.template seg<d, d>();
+  const Vec<T, d> mu1 = lb::cast<T>(Gr::coAd(Gr::exp(W(theta - T(1)) * xw), nw) + Gr::exp_act(xw, lb::cast<W>(mu0)));
   bool finite = true;
   LB_UNROLL for (int i = 0; i < d; ++i) finite = finite && lb::isfinite(mu1[i]);
   if (!finite) return r;
