@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "liebatch/methods/methods.hpp"
@@ -118,43 +119,66 @@ TEST(Newton, ConvergesQuadraticallyAndFailsHonestly) {
   EXPECT_FALSE(os.converged);
 }
 
-// Double words (double_word.hpp) against quad precision: each operation within its algorithm's
-// bound ([JMP17]), sin and cos within T's own accuracy.
-TEST(DoubleWord, OperationsMeetTheirErrorBounds) {
-  using W = lb::DoubleWord<double>;
-  const double u = std::numeric_limits<double>::epsilon() / 2;
-  auto word = [](Q x) {
-    const double hi = double(x);
-    return W(hi, double(x - hi));
+/// The largest errors of DoubleWord<T>'s +, ×, /, √ (relative, in u² with u = ε/2) and sin, cos
+/// (absolute, in u) over random pairs, against R, a type with more digits than two T.
+struct WordErrors {
+  double add, mul, quo, root, trig, u;
+};
+template <class T, class R> WordErrors word_errors(int n) {
+  using W = lb::DoubleWord<T>;
+  using std::abs, std::cos, std::ldexp, std::sin, std::sqrt;
+  const double u = std::numeric_limits<T>::epsilon() / 2;
+  const int digits = std::numeric_limits<T>::digits;
+  auto word = [](R x) {
+    const T hi = T(x);
+    return W(hi, T(x - R(hi)));
   };
-  auto value = [](const W& w) { return Q(w.hi) + Q(w.lo); };
-  auto rel = [](Q got, Q want) { return double(abs(got - want) / abs(want)); };
+  auto value = [](const W& w) { return R(w.hi) + R(w.lo); };
+  auto rel = [](R got, R want) { return double(abs(got - want) / abs(want)); };
   std::mt19937_64 gen(17);
   std::uniform_real_distribution<double> unit(-1, 1);
   std::uniform_int_distribution<int> expo(-20, 20);
-  // A value with digits beyond a double's, over 40 binades.
-  auto draw = [&] { return ldexp(Q(unit(gen)) * (1 + Q(unit(gen)) * ldexp(Q(1), -60)), expo(gen)); };
-  double add = 0, mul = 0, quo = 0, root = 0, trig = 0;
-  for (int i = 0; i < 100000; ++i) {
-    const Q a = draw();
-    const Q b = i % 4 == 0 ? -a * (1 + Q(unit(gen)) * ldexp(Q(1), -40)) : draw();  // a quarter cancel
+  // A value with digits beyond two T's, over 40 binades.
+  auto draw = [&] { return ldexp(R(unit(gen)) * (1 + R(unit(gen)) * ldexp(R(1), -digits - 7)), expo(gen)); };
+  WordErrors e{};
+  e.u = u;
+  for (int i = 0; i < n; ++i) {
+    const R a = draw();
+    const R b = i % 4 == 0 ? -a * (1 + R(unit(gen)) * ldexp(R(1), -digits + 13)) : draw();  // a quarter cancel
     const W x = word(a), y = word(b);
-    const Q xa = value(x), yb = value(y);
-    add = std::max(add, rel(value(x + y), xa + yb));
-    mul = std::max(mul, rel(value(x * y), xa * yb));
-    quo = std::max(quo, rel(value(x / y), xa / yb));
-    root = std::max(root, rel(value(lb::sqrt(lb::abs(x))), sqrt(abs(xa))));
-    const W t = word(Q(unit(gen)) * 3.2);  // [−π, π] and a little beyond: the angles of exp
-    const Q ta = value(t);
-    trig = std::max({trig, double(abs(value(lb::sin(t)) - sin(ta))), double(abs(value(lb::cos(t)) - cos(ta)))});
+    const R xa = value(x), yb = value(y);
+    e.add = std::max(e.add, rel(value(x + y), xa + yb) / (u * u));
+    e.mul = std::max(e.mul, rel(value(x * y), xa * yb) / (u * u));
+    e.quo = std::max(e.quo, rel(value(x / y), xa / yb) / (u * u));
+    e.root = std::max(e.root, rel(value(lb::sqrt(lb::abs(x))), sqrt(abs(xa))) / (u * u));
+    const W t = word(R(unit(gen)) * 3.2);  // [−π, π] and a little beyond: the angles of exp
+    const R ta = value(t);
+    e.trig = std::max({e.trig, double(abs(value(lb::sin(t)) - sin(ta))) / u, double(abs(value(lb::cos(t)) - cos(ta))) / u});
   }
-  std::printf("double words, relative errors in u^2 (u = 2^-53): + %.2f, * %.2f, / %.2f, sqrt %.2f; "
-              "sin, cos absolute %.2f u\n", add / (u * u), mul / (u * u), quo / (u * u), root / (u * u), trig / u);
-  EXPECT_LE(add, 3 * u * u + 13 * u * u * u);  // [JMP17] Alg. 6
-  EXPECT_LE(mul, 4 * u * u);                   // Alg. 12
-  EXPECT_LE(quo, 15 * u * u + 56 * u * u * u); // Alg. 17
-  EXPECT_LE(root, 4 * u * u);
-  EXPECT_LE(trig, 2 * u);  // T's sin and cos: the double words do not make them more accurate
+  return e;
+}
+
+// Double words (double_word.hpp): each operation within its algorithm's bound ([JMP17]: Alg. 6
+// 3u² + 13u³, Alg. 12 5u², Alg. 17 15u² + 56u³; √, one Newton correction, has no published bound
+// and is held to this test's 4u²), sin and cos within T's own accuracy; double against quad
+// precision, float against long double; comparisons order by the value, NaN unordered.
+TEST(DoubleWord, OperationsMeetTheirErrorBounds) {
+  for (const auto& [name, e] : {std::pair{"double", word_errors<double, Q>(100000)},
+                                std::pair{"float", word_errors<float, long double>(100000)}}) {
+    std::printf("%s words, relative errors in u^2: + %.2f, * %.2f, / %.2f, sqrt %.2f; sin, cos absolute %.2f u\n",
+                name, e.add, e.mul, e.quo, e.root, e.trig);
+    EXPECT_LE(e.add, 3 + 13 * e.u) << name;
+    EXPECT_LE(e.mul, 5.0) << name;
+    EXPECT_LE(e.quo, 15 + 56 * e.u) << name;
+    EXPECT_LE(e.root, 4.0) << name;
+    EXPECT_LE(e.trig, 2.0) << name;  // T's sin and cos: the double words do not make them more accurate
+  }
+  using W = lb::DoubleWord<double>;
+  const W a(1.0, 1e-20), b(1.0, -1e-20), nan(std::nan(""));
+  EXPECT_TRUE(b < a && b <= a && a > b && a >= b && a != b && a <= a && a >= a && !(a < a));
+  EXPECT_FALSE(nan < a || nan <= a || nan > a || nan >= a || nan == nan);
+  EXPECT_EQ(lb::sqrt(W(std::numeric_limits<double>::infinity())).hi, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(double(W(1.0, 0x1p-60)), 1.0);
 }
 
 // newton_refined: the same iterations as newton, and a root closer to the one solved in long double
@@ -372,7 +396,8 @@ template <class Model> lb::SlgiResult<lb::CotangentSO3, double> plain_step(const
 }
 
 // The exact map conserves e₃·π; slgi_step refines the root and computes π₁ in double words, so
-// e₃·π comes back to the same double every step (docs/symplectic.md §4). The notes ask 1e-11.
+// e₃·π comes back to the same double every step (docs/symplectic.md §4): 0 measured. The issue asks
+// 1e-11; the bound is 1e-13, which plain double (the next test) misses for every θ.
 TEST(SLGI, VerticalMomentumOfBrulsCardonaTopIsExact) {
   const State s0 = bc_initial();
   EXPECT_NEAR(s0.pi[2], -70.3124296875, 1e-12);
@@ -384,28 +409,32 @@ TEST(SLGI, VerticalMomentumOfBrulsCardonaTopIsExact) {
     ASSERT_TRUE(st.all_ok);
     std::printf("BC theta %.1f h 0.01, 1e4 steps: max |e3.pi - e3.pi0| = %.2e; Newton iterations mean %.2f max %d\n",
                 theta, drift, st.mean(), st.max);
-    EXPECT_LE(drift, 1e-11);
+    EXPECT_LE(drift, 1e-13);
     EXPECT_LE(st.max, 8);
   }
 }
 
-// The same steps in plain double (plain_step) drift at θ = ½ linearly by 1.2e-15 per step (0.08 ulp
-// of |π| ≈ 100): T's rounding of the residual and of (17) is the same step after step on this nearly
-// steady Lagrange top. The bound of the test above would fail without the refinement.
+// The same steps in plain double (plain_step, the mutant of the refinement) drift: at θ = ½ linearly,
+// 1.16e-11 here (9.1e-12 with another libm's sin and cos), over 1e-12, ten times the bound of the
+// test above; at θ = 0 and 1 they random-walk (1.5e-12 and 2.7e-12 here), printed only.
 TEST(SLGI, VerticalMomentumDriftsWithoutDoubleWords) {
-  State s = bc_initial();
-  const double pz0 = s.pi[2];
-  V6 z = lb::slgi_guess(bc.model(), s.R, s.pi, 0.01);
-  double drift = 0;
-  for (int k = 0; k < 10000; ++k) {
-    const auto r = plain_step(bc.model(), s, 0.01, 0.5, z);
-    ASSERT_EQ(r.status, lb::Status::ok);
-    s = {r.g, r.mu};
-    z = r.z;
-    drift = std::max(drift, std::abs(s.pi[2] - pz0));
+  for (double theta : {0.0, 0.5, 1.0}) {
+    State s = bc_initial();
+    const double pz0 = s.pi[2];
+    V6 z = lb::slgi_guess(bc.model(), s.R, s.pi, 0.01);
+    double drift = 0;
+    for (int k = 0; k < 10000; ++k) {
+      const auto r = plain_step(bc.model(), s, 0.01, theta, z);
+      ASSERT_EQ(r.status, lb::Status::ok);
+      s = {r.g, r.mu};
+      z = r.z;
+      drift = std::max(drift, std::abs(s.pi[2] - pz0));
+    }
+    std::printf("BC theta %.1f h 0.01, 1e4 steps in plain double: max |e3.pi - e3.pi0| = %.2e\n", theta, drift);
+    if (theta == 0.5) {
+      EXPECT_GT(drift, 1e-12);
+    }
   }
-  std::printf("BC theta 0.5 h 0.01, 1e4 steps in plain double: max |e3.pi - e3.pi0| = %.2e\n", drift);
-  EXPECT_GT(drift, 1e-11);
 }
 
 TEST(SLGI, SpatialMomentumOfFreeBodyIsExact) {
