@@ -26,9 +26,9 @@
 #include <liebatch/models/heavy_top_spatial.hpp>
 
 #include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/ensemble/sampling.hpp>
 
 #include "gnuplot_png.hpp"
-#include <liebatch/ensemble/sampling.hpp>
 
 using Top = lb::HeavyTopSpatial<double>;
 using Out = lb::EnsembleOutput<double>;
