@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core_reference.hpp"
+#include "liebatch/series_refined.hpp"
 
 namespace {
 
@@ -78,6 +79,45 @@ template <class T> void expect_tiers_truncate_below_epsilon() {
 TEST(CoreTest, SeriesTiersTruncateBelowEpsilonAtTheirEnds) {
   expect_tiers_truncate_below_epsilon<float>();
   expect_tiers_truncate_below_epsilon<double>();
+}
+
+/// The largest error, in ulps of T, of T's s, c and g2 against quad precision, for α² from 10⁻⁸ to
+/// (2π − 0.1)², the injectivity domain of dexp⁻¹ (g2 from tiny2: the refined range); `coeffs` gives
+/// So3Coeffs<T>.
+template <class T, class F> double worst_ulps(F&& coeffs) {
+  double worst = 0;
+  auto ulps = [](T v, Q exact) {
+    int e;
+    frexp(exact, &e);
+    return double(abs(Q(v) - exact) / ldexp(Q(1), e - std::numeric_limits<T>::digits));
+  };
+  for (int i = 0; i <= 20000; ++i) {
+    const T a2 = T(std::pow(10.0, -8 + (std::log10(38.19) + 8) * i / 20000.0));
+    const Q A2 = Q(a2), A = sqrt(A2), sh = sin(A / 2);
+    const lb::So3Coeffs<T> k = coeffs(a2);
+    worst = std::max({worst, ulps(k.s, sin(A) / A), ulps(k.c, 2 * sh * sh / A2)});
+    if (a2 >= lb::series::tiny2<T>()) worst = std::max(worst, ulps(k.g2, (1 - (A / 2) * cos(A / 2) / sh) / A2));
+  }
+  return worst;
+}
+
+// τ = exp's coefficients for the Hamilton–Pontryagin drift are correctly rounded (docs/symplectic.md
+// §6): every error within half an ulp, where series.hpp's values, also used there before, are off
+// by more: the bound discriminates.
+TEST(CoreTest, RefinedCoefficientsAreCorrectlyRounded) {
+  auto plain = [](auto a2) {
+    using T = decltype(a2);
+    return lb::So3Coeffs<T>{lb::exp_coeffs(a2).s, lb::exp_coeffs(a2).c, lb::dexpinv_coeffs(a2).g2};
+  };
+  auto refined = [](auto a2) { return lb::so3_coeffs_refined(a2); };
+  const double d = worst_ulps<double>(refined), f = worst_ulps<float>(refined);
+  const double dp = worst_ulps<double>(plain), fp = worst_ulps<float>(plain);
+  std::printf("s, c, g2 worst error in ulps: refined double %.6f, float %.6f; series.hpp double %.2f, float %.2f\n", d, f,
+              dp, fp);
+  EXPECT_LE(d, 0.5 + 1e-6);
+  EXPECT_LE(f, 0.5 + 1e-6);
+  EXPECT_GT(dp, 0.6);
+  EXPECT_GT(fp, 0.6);
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ concept BodyTorqueModel = CotangentModel<M> && requires(const M& m, const Mat3<t
 };
 
 /// The Hamilton–Pontryagin integrators with τ ([BRM07 §4]) as methods of the engine, hp_step with
-/// θ = num/den: Störmer–Verlet (θ = ½, second order) and variational Euler (θ = 0, first order).
-/// The state's (Q, μ) as (g, ν = Q⁻¹μ), one hp_step, and back to μ = Qν. Newton starts from
+/// θ = num/den: Störmer–Verlet (θ = ½, second order) and variational Euler (θ = 0, first order), in
+/// the state's own (Q, μ) (hp_step_spatial, with ν = Qᵀμ for the solve). Newton starts from
 /// hp_guess = J⁻¹ν plus the correction the previous step's solve made to its own (warm: kept as
 /// correction/h, as ξ − J⁻¹ν is O(h)). Störmer–Verlet's first kick evaluates the torque again (no
 /// FSAL across steps: the engine keeps the point and ξ only); variational Euler has no first kick.
@@ -47,18 +47,12 @@ template <class Tau, int num = 1, int den = 2> struct HamiltonPontryagin {
                                                              Vec3<typename Model::space::scalar>& w, bool have) {
     using T = typename Model::space::scalar;
     const Mat3<T> Q0 = Model::Q(y);
-    // Q⁻¹, not Qᵀ: the step keeps e₃·(Qν) for any Q, but Q is orthogonal only to a rounding defect
-    // that grows with the step count, and Qᵀ would put e₃·(QQᵀ − I)μ into π_z every step (on the
-    // Brüls–Cardona top, 1.4·10⁻⁷ after 10⁴ steps of h = 0.01, growing as their square; 1.0·10⁻¹¹
-    // with Q⁻¹, as in body form).
-    const Vec3<T> c0 = Q0.col(0), c1 = Q0.col(1), c2 = Q0.col(2), mu = Model::mu(y), c12 = cross(c1, c2);
-    const Vec3<T> nu0 = (T(1) / dot(c0, c12)) * vec3(dot(c12, mu), dot(cross(c2, c0), mu), dot(cross(c0, c1), mu));
+    const Vec3<T> mu = Model::mu(y), nu0 = Q0.transpose() * mu;  // ν only poses the solve: μ is kept
     const Vec3<T> guess = hp_guess(model.body_inertia(), nu0);
-    const Vec3<T> torque0 = num == 0 ? Vec3<T>::zero() : model.body_torque(Q0);
-    const HpResult<T> r = hp_step<Tau, num, den>(model, Q0, nu0, torque0, h, have ? guess + h * w : guess);
+    const HpSpatialResult<T> r = hp_step_spatial<Tau, num, den>(model, Q0, mu, nu0, h, have ? guess + h * w : guess);
     const bool ok = r.status == Status::ok;
     if (ok) w = (T(1) / h) * (r.xi - guess);
-    return {ok ? Model::from_cotangent(r.g, r.g * r.nu) : y, Model::space::point::zero(), false, !ok, r.iterations};
+    return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
 };
 

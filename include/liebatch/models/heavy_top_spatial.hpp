@@ -24,9 +24,10 @@ template <class T> struct HeavyTopSpatial {
   LB_HD static Vec3<T> mu(const point& y) { return pi(y); }
   LB_HD static point from_cotangent(const Mat3<T>& Q, const Vec3<T>& mu) { return concat(Q.flat(), mu); }
   /// For the variational integrators (methods/hamilton_pontryagin.hpp): the inertia about the fixed
-  /// point and the body torque at attitude Q, the top's.
+  /// point and the body and spatial torques at attitude Q, the top's.
   LB_HD Vec3<T> body_inertia() const { return top.body_inertia(); }
   LB_HD Vec3<T> body_torque(const Mat3<T>& Q) const { return top.body_torque(Q); }
+  LB_HD Vec3<T> spatial_torque(const Mat3<T>& Q) const { return top.spatial_torque(Q); }
   /// The body variables (Π, Γ) = (Qᵀπ, Qᵀe₃) of the se*(3) formulation.
   LB_HD static Vec6<T> body(const point& y) {
     const Mat3<T> Qt = Q(y).transpose();
