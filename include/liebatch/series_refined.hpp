@@ -1,10 +1,11 @@
 // exp's and dexp⁻¹'s coefficient functions on so(3), s = sin α/α, c = (1 − cos α)/α² and
-// g2 = (1 − (α/2)cot(α/2))/α², rounded once from double words: correctly rounded (but for values
-// within about 10⁻²⁰ relative of a midpoint between two floats), where series.hpp's are within a
-// few ulps. τ = exp of the Hamilton–Pontryagin integrators needs this (docs/symplectic.md §6): the
-// conservation of their momentum map rests on identities between s, c and g2, and on a nearly
-// steady trajectory the last-ulp errors of series.hpp's values are the same every step, so the
-// momentum drifts linearly.
+// g2 = (1 − (α/2)cot(α/2))/α², rounded once from double words: correctly rounded but for values
+// within about 10⁻²⁰ (double) or 10⁻¹⁰ (float) relative of a midpoint between two floats, and for s
+// within about 10⁻⁹ of its zero at α² = π², where the error bound is absolute; series.hpp's are
+// within a few ulps. τ = exp of the Hamilton–Pontryagin integrators needs this (docs/symplectic.md
+// §6): the conservation of their momentum map rests on identities between s, c and g2, and on a
+// nearly steady trajectory the last-ulp errors of series.hpp's values are the same every step, so
+// the momentum drifts linearly.
 #pragma once
 #include <utility>
 
@@ -69,8 +70,9 @@ template <class T, int K> LB_HD So3Coeffs<T> coeffs(T a2) {
 }
 }  // namespace series_refined
 
-/// s, c and g2 of α² = a2 correctly rounded (see above) for α² < 40, which holds the whole
-/// injectivity domain of dexp⁻¹ (α < 2π − 0.1); series.hpp's above. Terms per tier: the first one
+/// s, c and g2 of α² = a2 correctly rounded (with the exceptions above) for α² < 40, which holds
+/// the whole injectivity domain of dexp⁻¹ (α < 2π − 0.1; c has its zero at α² = 4π² = 39.5, beyond
+/// it); series.hpp's above. Terms per tier: the first one
 /// left out is below 10⁻²⁰ of the sum, condition number included. Scalars T: float and double;
 /// every other scalar gets series.hpp's values.
 template <class T> LB_HD So3Coeffs<T> so3_coeffs_refined(T a2) {
