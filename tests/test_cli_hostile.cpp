@@ -158,10 +158,12 @@ TEST(CliHostile, ReadOnlyAndLinkedOutputsAreRefusedEvenAsRootAndWithForce) {
 }
 
 TEST(CliHostile, ProgressRedrawsInATerminalAndTheSummaryStartsItsOwnLine) {
-  // 10⁵ members with the default samples (t0 and t1: one chunk) used to show only "100 %".
+  // 10⁵ members with the default samples (t0 and t1: one chunk) used to show only "100 %". The
+  // run steps for about 1 s on an AVX-512 core (0.4 s at t1 = 0.2 gave 5 redraws there), longer
+  // on narrower ones; redraws come every 0.1 s.
   Scratch s("progress");
   const std::string cfg = s.file("c.json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4",
-    "time": {"t1": 0.2}, "step": {"h": 0.001}, "initial": {"ensemble": {"count": 100000, "sampler": "box", "seed": 1, "scale": 0.05}}})");
+    "time": {"t1": 0.5}, "step": {"h": 0.001}, "initial": {"ensemble": {"count": 100000, "sampler": "box", "seed": 1, "scale": 0.05}}})");
   const std::string out = s.path("c.h5");
   int fd = -1;
   const pid_t pid = ::forkpty(&fd, nullptr, nullptr, nullptr);
@@ -180,7 +182,7 @@ TEST(CliHostile, ProgressRedrawsInATerminalAndTheSummaryStartsItsOwnLine) {
   std::size_t redraws = 0;
   for (std::size_t p = 0; (p = screen.find("\rrun: ", p)) != std::string::npos; ++p) ++redraws;
   std::printf("%zu progress redraws\n", redraws);
-  EXPECT_GE(redraws, 10u) << screen;
+  EXPECT_GE(redraws, 5u) << screen;
   EXPECT_NE(screen.find("100.0%"), std::string::npos);
   EXPECT_NE(screen.find("\nrun: heavy_top, rkmk4, 100000 members"), std::string::npos) << "the summary on a line of its own:\n" << screen;
 }

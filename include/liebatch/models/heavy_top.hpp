@@ -38,10 +38,10 @@ template <class T> struct HeavyTop {
   LB_HD Vec3<T> body_inertia() const { return inertia; }
   /// The body torque τ_b(R) = g ∂ℓ/∂g = M g Γ × X with Γ = Rᵀe₃ (minus the left-trivialised dV).
   LB_HD Vec3<T> body_torque(const Mat3<T>& R) const { return (mass * gravity) * cross(R.row(2), com); }
-  /// The spatial torque R τ_b(R) = M g e₃ × RX (RΓ = e₃): its e₃-component is 0 in floating point,
-  /// which keeps e₃·μ to the bit in hp_step_spatial.
-  LB_HD Vec3<T> spatial_torque(const Mat3<T>& R) const {
-    return (mass * gravity) * cross(vec3(T(0), T(0), T(1)), R * com);
+  /// The spatial torque R τ_b(R) = M g e₃ × RX (RΓ = e₃), in any scalar S: its e₃-component is 0 in
+  /// floating point, which keeps e₃·μ to the bit in hp_step_spatial.
+  template <class S> LB_HD Vec3<S> spatial_torque(const Mat3<S>& R) const {
+    return S(mass * gravity) * cross(vec3(S(0), S(0), S(1)), R * lb::cast<S>(com));
   }
   /// Casimirs |Γ| and Π·Γ (the latter is the vertical angular momentum).
   LB_HD T gamma_norm(const point& y) const { return norm(y.template seg<3, 3>()); }

@@ -40,16 +40,14 @@ template <class T> struct HeavyTopSpatial {
   LB_HD Vec6<T> f(T /*t*/, const point& y) const {
     const Mat3<T> q = Q(y);
     const Vec3<T> w = q * top.omega(concat(q.transpose() * pi(y), Vec3<T>::zero()));
-    const Vec3<T> e3 = vec3(T(0), T(0), T(1));
-    return concat(w, (top.mass * top.gravity) * cross(e3, q * top.com));
+    return concat(w, top.spatial_torque(q));
   }
   /// f(Q, π) = (∂H/∂π, −right-trivialised ∂H/∂Q) = (ω, π × ω + M g e₃ × QX) on T*SO(3), for the
   /// symplectic methods (methods/slgi.hpp, [CCLMO22 §3.2, eq. (14)]): the free body's part plus the
   /// torque of V(Q) = M g X·Qᵀe₃. Then π̇ = f₂ − ad*_{f₁}π = f₂ − π × ω is (22). Any scalar S.
   template <class S> LB_HD Vec6<S> cotangent_f(const Mat3<S>& q, const Vec3<S>& p) const {
     const Vec6<S> k = FreeRigidBody<T>{top.inertia}.cotangent_f(q, p);
-    const Vec3<S> e3 = vec3(S(0), S(0), S(1)), torque = S(top.mass * top.gravity) * cross(e3, q * lb::cast<S>(top.com));
-    return concat(k.template seg<0, 3>(), k.template seg<3, 3>() + torque);
+    return concat(k.template seg<0, 3>(), k.template seg<3, 3>() + top.spatial_torque(q));
   }
   LB_HD T energy(const point& y) const { return top.energy(body(y)); }
   /// Recorded at output samples: (energy, π·e₃, ‖QᵀQ − I‖_max).
