@@ -141,6 +141,65 @@ TEST(EnsemblePacked, LorenzSweepIsBitwiseTheScalarEngine) {
   EXPECT_EQ(difference(ref_a, lb::run_cpu<lb::methods::rkmk54>(e, o)), "");
 }
 
+// On ℝⁿ a pack takes its runs of whole grid steps in trajectory.hpp's grid_run, with the
+// iterations' bookkeeping left out: bitwise the scalar engine's steps wherever a run must end
+// early or must not start. Members start off the grid origin (t₀ per member) and end on, off or
+// within a sliver of the grid (t₁ per member); some hit their attempt cap mid-run;
+// some start so large that RK4 is unstable for them and overflows after a few to a few hundred
+// steps (the state kept is the last finite one); the runs pause at samples or at chunk ends.
+template <class Method, class T> void grid_runs_against_scalar(lb::Ensemble<lb::Lorenz<T>> e) {
+  for (const int samples : {0, 6}) {
+    e.samples = samples;
+    lb::RunOptions o;
+    o.samples_per_chunk = 1;
+    o.chunks = 7;
+    o.threads = 1;
+    o.simd = false;
+    const auto ref = lb::run_cpu<Method>(e, o);
+    long overflowed = 0, capped = 0, done = 0;
+    for (std::size_t i = 0; i < e.size; ++i) {
+      overflowed += ref.status[i] == std::uint8_t(lb::Status::nonfinite) && ref.steps[i] > 1;
+      capped += ref.status[i] == std::uint8_t(lb::Status::step_cap);
+      done += ref.status[i] == std::uint8_t(lb::Status::ok);
+    }
+    EXPECT_GE(overflowed, 5);  // the cases the test is for do occur
+    EXPECT_GE(capped, 5);
+    EXPECT_GE(done, 150);
+    o.simd = true;
+    EXPECT_EQ(difference(ref, lb::run_cpu<Method>(e, o)), "") << samples << " samples";
+    o.threads = 3;
+    EXPECT_EQ(difference(ref, lb::run_cpu<Method>(e, o)), "") << samples << " samples, 3 threads";
+  }
+}
+
+template <class T> void lorenz_grid_runs_bitwise() {
+  lb::Ensemble<lb::Lorenz<T>> e;
+  e.size = 203;
+  e.model.v.resize(e.size);
+  e.t0.v.resize(e.size);
+  e.t1.v.resize(e.size);
+  e.control.v.resize(e.size);
+  e.y0.resize(3 * e.size);
+  // t₁ after the grid point t₀ + 1000 h in steps: on it, off it, within a sliver of it (the last
+  // step stretched or shortened onto t₁).
+  const double offset[] = {0, 0.377, 0.0004, -0.0004, 0.9};
+  for (std::size_t i = 0; i < e.size; ++i) {
+    e.model.v[i] = {T(10), T(28 * double(i) / double(e.size)), T(8) / T(3)};
+    e.t0.v[i] = T(0.125 * double(i % 3));
+    e.t1.v[i] = e.t0.v[i] + T(1 + 1e-3 * offset[i % 5]);
+    e.control.v[i].h = T(1e-3);
+    if (i % 17 == 4) e.control.v[i].max_attempts = 300 + long(i);
+    // |x| h > 2.8: RK4 unstable; the larger, the sooner the overflow.
+    const double big = i % 23 == 5 ? 3e3 * double(1 + i % 7) : 1;
+    for (int d = 0; d < 3; ++d) e.y0[std::size_t(d) * e.size + i] = T(big * (1 + 0.001 * d));
+  }
+  grid_runs_against_scalar<lb::methods::rkmk4>(e);
+  grid_runs_against_scalar<lb::methods::cf4>(e);
+}
+
+TEST(EnsemblePacked, LorenzGridRunsAreTheScalarStepsBitwiseDouble) { lorenz_grid_runs_bitwise<double>(); }
+TEST(EnsemblePacked, LorenzGridRunsAreTheScalarStepsBitwiseFloat) { lorenz_grid_runs_bitwise<float>(); }
+
 /// Problem P's poisoned case ensemble on packs: run_cpu on every thread in one batch, on three
 /// threads with one-sample chunks, and on one thread in batches of 37 (members share packs
 /// differently in each). "" when the three are bitwise equal, else the first field that is not.

@@ -31,4 +31,8 @@ template <class G> struct GroupSpace {
 /// ℝⁿ under translation: exp(ξ)·y = y + ξ, so Lie group methods become classical ones.
 template <class T, int N> using Euclidean = GroupSpace<Translation<T, N>>;
 
+/// Whether a space is ℝⁿ under translation, where a step is a few FLOPs per component.
+template <class S> inline constexpr bool is_euclidean_v = false;
+template <class T, int N> inline constexpr bool is_euclidean_v<Euclidean<T, N>> = true;
+
 }  // namespace lb

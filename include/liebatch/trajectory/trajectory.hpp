@@ -4,10 +4,12 @@
 // on them; fixed steps keep the global grid t₀ + jh); pauses (chunk ends) never alter a step, so a
 // run split into chunks is bitwise the run in one piece.
 #pragma once
+#include <algorithm>
 #include <limits>
 
 #include <type_traits>
 
+#include "../group_space.hpp"
 #include "../methods/method.hpp"
 #include "../scalar.hpp"
 #include "../vec.hpp"
@@ -100,6 +102,32 @@ struct NoLaneModels {};
 /// No warm start kept between steps (explicit methods, or a caller that keeps none).
 struct NoWarm {};
 
+/// k whole steps h of a pack from its grid point t₀ + jh, each landing on the next (advance()'s
+/// common case on ℝⁿ): returns the steps taken, stopping before the first one that fails in some
+/// lane. Flattened, the step and the model inlined into the loop: on ℝⁿ a step costs a few FLOPs
+/// per component, as little as the call that would keep none of the pack's registers across it
+/// (docs/packs.md §6).
+template <class Method, class Model, class P>
+[[gnu::flatten]] long grid_run(const Model& model, Trajectory<P>& s, typename P::scalar t0, typename P::scalar h, long k) {
+  using T = typename P::scalar;
+  P y = s.y;
+  T t = s.t;
+  auto j = s.j;
+  long i = 0;
+  for (; i < k; ++i) {
+    const auto r = Method::step(model, t, y, h);
+    if (!lb::all(!r.singular && !r.failed && all_finite(r.y))) break;
+    y = r.y;
+    j = j + 1;
+    t = t0 + as<T>(j) * h;
+  }
+  s.y = y;
+  s.t = t;
+  s.j = j;
+  s.steps = s.steps + decltype(s.steps)(i);
+  return i;
+}
+
 /// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(l, k, t, y) whenever
 /// lane l lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
 /// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps
@@ -172,6 +200,33 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     if constexpr (std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) return Method::step(model, s.t, s.y, hh);
     else return Method::step(model, s.t, s.y, hh, warm, s.steps > 0);
   };
+  // On ℝⁿ, a pack's run of whole grid steps that no lane's stop, pause or attempt cap interrupts:
+  // the iterations below would take for every lane the step c.h from the grid point it is on, land
+  // on the next one and record nothing, so grid_run takes them with only the step and its failure
+  // test. Returns the steps taken (0: none such ahead, or the first one failed in some lane).
+  auto grid_steps = [&](const M& live, const T& stop, const auto& at_grid_of) -> long {
+    if constexpr (packed && !adaptive && !sections && is_euclidean_v<typename Model::space> &&
+                  std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) {
+      if (!lb::all(live) || !lb::all(s.t == t0 + as<T>(s.j) * c.h)) return 0;
+      // The run's length: a guess from each lane's distance to its stop and pause, checked with
+      // the iterations' own tests on its last step (every test there is monotone in the step).
+      long k = 1L << 20;
+      const auto steps = s.steps.array(), rejected = s.rejected.array(), cap = c.max_attempts.array();
+      for (int l = 0; l < T::size; ++l) {
+        const auto room = [&](lane_t<T> end) { return lb::floor((end - lane(s.t, l)) / lane(c.h, l)); };
+        const lane_t<T> guess = lb::min(room(lane(stop, l)) - 1, room(lane(t_pause, l)));  // NaN: 0
+        k = std::min({k, long(lb::min(lb::max(guess, lane_t<T>(0)), lane_t<T>(k))), cap[l] - steps[l] - rejected[l]});
+      }
+      for (; k > 1; k /= 2) {
+        const T last = t0 + as<T>(s.j + k) * c.h;
+        if (lb::all(last < stop && !at_grid_of(last) && t0 + as<T>(s.j + (k - 1)) * c.h < t_pause)) break;
+      }
+      if (k < 2) return 0;
+      return grid_run<Method>(model, s, t0, c.h, k);
+    } else {
+      return 0;
+    }
+  };
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
   long attempts = 0;
   for (;; ++attempts) {
@@ -186,12 +241,22 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     const T stop = n > 0 ? lb::select(at_sample, sample_time(t0, t1, s.sample, n), t1) : t1;
     M landed;  // lanes whose step ended on their stop if they reached it
     if constexpr (!adaptive) {
-      const T grid = t0 + as<T>(s.j + 1) * c.h;  // no accumulated drift in t
       // A stop within rounding of the grid point (k·h against t₀ + k(t₁ − t₀)/(n − 1), or t₁ against
       // t₀ + Nh), or within a sliver of a step, is that grid point: no step of a few ulps before or
       // after it.
-      const T scale = lb::max(lb::abs(grid), lb::abs(stop));
-      const M at_grid = lb::abs(grid - stop) <= lb::max(T(8) * epsilon<T>() * scale, T(sliver<lane_t<T>>) * c.h);
+      auto at_grid_of = [&](const T& grid) {
+        const T scale = lb::max(lb::abs(grid), lb::abs(stop));
+        return lb::abs(grid - stop) <= lb::max(T(8) * epsilon<T>() * scale, T(sliver<lane_t<T>>) * c.h);
+      };
+      if constexpr (packed) {
+        const long k = grid_steps(live, stop, at_grid_of);
+        if (k > 0) {
+          attempts += k - 1;
+          continue;
+        }
+      }
+      const T grid = t0 + as<T>(s.j + 1) * c.h;  // no accumulated drift in t
+      const M at_grid = at_grid_of(grid);
       const M to_grid = grid < stop && !at_grid;
       const M on_grid = s.t == t0 + as<T>(s.j) * c.h;
       const T target = lb::select(to_grid, grid, stop);
