@@ -143,8 +143,9 @@ TEST(EnsemblePacked, LorenzSweepIsBitwiseTheScalarEngine) {
 
 // On ℝⁿ a pack takes its runs of whole grid steps in trajectory.hpp's grid_run, with the
 // iterations' bookkeeping left out: bitwise the scalar engine's steps wherever a run must end
-// early or must not start. Members start off the grid origin (t₀ per member) and end on, off or
-// within a sliver of the grid (t₁ per member); some hit their attempt cap mid-run;
+// early or must not start. Members have their own h and t₀ (negative, and large enough that in
+// float the rounding tolerance of docs/packs.md §4 exceeds the sliver), and end on, off or within a
+// sliver of the grid (t₁ per member); some hit their attempt cap mid-run;
 // some start so large that RK4 is unstable for them and overflows after a few to a few hundred
 // steps (the state kept is the last finite one); the runs pause at samples or at chunk ends.
 template <class Method, class T> void grid_runs_against_scalar(lb::Ensemble<lb::Lorenz<T>> e) {
@@ -183,11 +184,12 @@ template <class T> void lorenz_grid_runs_bitwise() {
   // t₁ after the grid point t₀ + 1000 h in steps: on it, off it, within a sliver of it (the last
   // step stretched or shortened onto t₁).
   const double offset[] = {0, 0.377, 0.0004, -0.0004, 0.9};
+  const double start[] = {0, 0.125, -0.375, 1000.25};
   for (std::size_t i = 0; i < e.size; ++i) {
     e.model.v[i] = {T(10), T(28 * double(i) / double(e.size)), T(8) / T(3)};
-    e.t0.v[i] = T(0.125 * double(i % 3));
-    e.t1.v[i] = e.t0.v[i] + T(1 + 1e-3 * offset[i % 5]);
-    e.control.v[i].h = T(1e-3);
+    e.t0.v[i] = T(start[i % 4]);
+    e.control.v[i].h = T(1e-3 * (1 + 0.25 * double(i % 3)));
+    e.t1.v[i] = e.t0.v[i] + T(1000 + offset[i % 5]) * e.control.v[i].h;
     if (i % 17 == 4) e.control.v[i].max_attempts = 300 + long(i);
     // |x| h > 2.8: RK4 unstable; the larger, the sooner the overflow.
     const double big = i % 23 == 5 ? 3e3 * double(1 + i % 7) : 1;

@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include <type_traits>
 
@@ -204,9 +205,11 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // the iterations below would take for every lane the step c.h from the grid point it is on, land
   // on the next one and record nothing, so grid_run takes them with only the step and its failure
   // test. Returns the steps taken (0: none such ahead, or the first one failed in some lane).
+  [[maybe_unused]] bool after_failure = false;  // a run ended at a failing step: the iteration takes that step next
   auto grid_steps = [&](const M& live, const T& stop, const auto& at_grid_of) -> long {
     if constexpr (packed && !adaptive && !sections && is_euclidean_v<typename Model::space> &&
                   std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) {
+      if (std::exchange(after_failure, false)) return 0;
       if (!lb::all(live) || !lb::all(s.t == t0 + as<T>(s.j) * c.h)) return 0;
       // The run's length: a guess from each lane's distance to its stop and pause, checked with
       // the iterations' own tests on its last step (every test there is monotone in the step).
@@ -214,7 +217,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       const auto steps = s.steps.array(), rejected = s.rejected.array(), cap = c.max_attempts.array();
       for (int l = 0; l < T::size; ++l) {
         const auto room = [&](lane_t<T> end) { return lb::floor((end - lane(s.t, l)) / lane(c.h, l)); };
-        const lane_t<T> guess = lb::min(room(lane(stop, l)) - 1, room(lane(t_pause, l)));  // NaN: 0
+        const lane_t<T> guess = lb::min(room(lane(stop, l)) - 1, room(lane(t_pause, l)));
         k = std::min({k, long(lb::min(lb::max(guess, lane_t<T>(0)), lane_t<T>(k))), cap[l] - steps[l] - rejected[l]});
       }
       for (; k > 1; k /= 2) {
@@ -222,7 +225,9 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         if (lb::all(last < stop && !at_grid_of(last) && t0 + as<T>(s.j + (k - 1)) * c.h < t_pause)) break;
       }
       if (k < 2) return 0;
-      return grid_run<Method>(model, s, t0, c.h, k);
+      const long taken = grid_run<Method>(model, s, t0, c.h, k);
+      after_failure = taken > 0 && taken < k;
+      return taken;
     } else {
       return 0;
     }
