@@ -161,6 +161,11 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   using M = mask_t<T>;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
   constexpr bool packed = is_pack_v<T>;
+  // Whether a pack may take its whole grid steps in grid_run (below).
+  constexpr bool grid_runs = packed && !adaptive && !sections && is_euclidean_v<typename Model::space> &&
+                             std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>;
+  // Fixed steps: grid point m, t₀ + mh (no accumulated drift in t).
+  auto grid_at = [&](const auto& m) { return t0 + as<T>(m) * c.h; };
   auto at = [](const auto& x, int l) {
     if constexpr (packed) return lane(x, l); else return x;
   };
@@ -207,10 +212,9 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // test. Returns the steps taken (0: none such ahead, or the first one failed in some lane).
   [[maybe_unused]] bool after_failure = false;  // a run ended at a failing step: the iteration takes that step next
   auto grid_steps = [&](const M& live, const T& stop, const auto& at_grid_of) -> long {
-    if constexpr (packed && !adaptive && !sections && is_euclidean_v<typename Model::space> &&
-                  std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) {
+    if constexpr (grid_runs) {  // the body compiles for packs only
       if (std::exchange(after_failure, false)) return 0;
-      if (!lb::all(live) || !lb::all(s.t == t0 + as<T>(s.j) * c.h)) return 0;
+      if (!lb::all(live) || !lb::all(s.t == grid_at(s.j))) return 0;
       // The run's length: a guess from each lane's distance to its stop and pause, checked with
       // the iterations' own tests on its last step (every test there is monotone in the step).
       long k = 1L << 20;
@@ -221,8 +225,8 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         k = std::min({k, long(lb::min(lb::max(guess, lane_t<T>(0)), lane_t<T>(k))), cap[l] - steps[l] - rejected[l]});
       }
       for (; k > 1; k /= 2) {
-        const T last = t0 + as<T>(s.j + k) * c.h;
-        if (lb::all(last < stop && !at_grid_of(last) && t0 + as<T>(s.j + (k - 1)) * c.h < t_pause)) break;
+        const T last = grid_at(s.j + k);
+        if (lb::all(last < stop && !at_grid_of(last) && grid_at(s.j + (k - 1)) < t_pause)) break;
       }
       if (k < 2) return 0;
       const long taken = grid_run<Method>(model, s, t0, c.h, k);
@@ -253,17 +257,17 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         const T scale = lb::max(lb::abs(grid), lb::abs(stop));
         return lb::abs(grid - stop) <= lb::max(T(8) * epsilon<T>() * scale, T(sliver<lane_t<T>>) * c.h);
       };
-      if constexpr (packed) {
+      if constexpr (grid_runs) {
         const long k = grid_steps(live, stop, at_grid_of);
         if (k > 0) {
           attempts += k - 1;
           continue;
         }
       }
-      const T grid = t0 + as<T>(s.j + 1) * c.h;  // no accumulated drift in t
+      const T grid = grid_at(s.j + 1);
       const M at_grid = at_grid_of(grid);
       const M to_grid = grid < stop && !at_grid;
-      const M on_grid = s.t == t0 + as<T>(s.j) * c.h;
+      const M on_grid = s.t == grid_at(s.j);
       const T target = lb::select(to_grid, grid, stop);
       const T hh = lb::select(live, lb::select(to_grid && on_grid, c.h, target - s.t), T(0));  // idle lanes: h = 0
       const auto r = step(hh);
