@@ -13,6 +13,7 @@
 # sit in the checkout's root: the tests have its absolute paths compiled in (the command line's
 # executable, its scratch folder, the example configs), which `tests`/`bench` link to the checkout there.
 set -euo pipefail
+shopt -s nullglob  # a session may stage without the benchmarks
 cd "$(dirname "$0")/.."
 mode=${1:?usage: gpu_checks.sh stage BUILD | tests | bench}
 
@@ -22,10 +23,13 @@ benches=(bench_flop_count bench_cpu_throughput bench_pendulum_scaling bench_lie_
 
 if [[ $mode == stage ]]; then
   build=${2:?stage needs the build directory}
-  for d in /.gpu/ /.gpu-bundle/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
+  exclude=$(git rev-parse --git-path info/exclude)  # (a worktree's .git is a file)
+  for d in /.gpu/ /.gpu-bundle/; do grep -qx "$d" "$exclude" || echo "$d" >> "$exclude"; done
   rm -rf .gpu && mkdir -p .gpu/build/tests .gpu/build/bench .gpu/lib
   for t in "${gpu_tests[@]}" test_cli; do cp "$build/tests/$t" .gpu/build/tests/; done
-  for b in "${benches[@]}"; do cp "$build/bench/$b" .gpu/build/bench/; done
+  for b in "${benches[@]}"; do  # those built (a session may build the GPU ones alone)
+    if [[ -x $build/bench/$b ]]; then cp "$build/bench/$b" .gpu/build/bench/; else echo "gpu_checks: $b not built, not staged"; fi
+  done
   cp "$build/liebatch" .gpu/build/
   strip --strip-debug .gpu/build/liebatch .gpu/build/tests/* .gpu/build/bench/*
   # Every shared library but the C library's own (the GPU machine's glibc is at least as new).

@@ -2,6 +2,7 @@
 // on the device, and scored on the host against the quad-precision reference.
 #pragma once
 #include <liebatch/liebatch.hpp>
+#include <liebatch/series_refined.hpp>
 
 namespace lbtest {
 
@@ -15,6 +16,7 @@ template <class T> struct CoreIn {
 template <class T> struct CoreOut {
   T so3_exp[9], so3_dexp[3], so3_dexpinv[3], so3_roundtrip[3];     // roundtrip: dexp(dexp⁻¹ v)
   T se3_exp[12], se3_dexp[6], se3_dexpinv[6], se3_roundtrip[6];
+  T so3_a2, so3_refined[3];  // α² = |u₁₂₃|², and its s, c, g2 correctly rounded (series_refined.hpp)
 };
 
 template <class T, int N> LB_HD void store(T* dst, const lb::Vec<T, N>& x) {
@@ -35,6 +37,11 @@ template <class T> LB_HD CoreOut<T> eval_core(const CoreIn<T>& in) {
   store(o.se3_dexp, lb::se3<T>::dexp(u, v));
   store(o.se3_dexpinv, lb::se3<T>::dexpinv(u, v));
   store(o.se3_roundtrip, lb::se3<T>::dexp(u, lb::se3<T>::dexpinv(u, v)));
+  o.so3_a2 = lb::dot(A, A);
+  const lb::So3Coeffs<T> r = lb::so3_coeffs_refined(o.so3_a2);
+  o.so3_refined[0] = r.s;
+  o.so3_refined[1] = r.c;
+  o.so3_refined[2] = r.g2;
   return o;
 }
 

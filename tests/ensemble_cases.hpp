@@ -101,10 +101,12 @@ template <class B, class Method, class P, Part part = Part::all> Comparison comp
     r.mismatched_status += cpu.status[i] != gpu.status[i];
     r.mismatched_steps += cpu.steps[i] != gpu.steps[i] || cpu.rejected[i] != gpu.rejected[i];
   }
-  // An implicit method's Newton iterations, per member: the same stopping decisions on both.
-  if (cpu.iterations.size() != gpu.iterations.size()) r.mismatched_steps += long(cpu.size);
-  for (std::size_t i = 0; i < cpu.iterations.size() && i < gpu.iterations.size(); ++i)
-    r.mismatched_steps += cpu.iterations[i] != gpu.iterations[i] || cpu.iterations_max[i] != gpu.iterations_max[i];
+  // An implicit method's Newton iterations, per member.
+  if (cpu.iterations.size() != gpu.iterations.size()) r.newton_differences += long(cpu.size);
+  for (std::size_t i = 0; i < cpu.iterations.size() && i < gpu.iterations.size(); ++i) {
+    r.newton_differences += cpu.iterations[i] != gpu.iterations[i] || cpu.iterations_max[i] != gpu.iterations_max[i];
+    r.newton_max_difference = std::max(r.newton_max_difference, std::abs(cpu.iterations[i] - gpu.iterations[i]));
+  }
   for (std::size_t k = 0; k < cpu.sample_t.size(); ++k) upd(cpu.sample_t[k], gpu.sample_t[k]);
   r.first_difference = difference(cpu, gpu);
   return r;

@@ -12,7 +12,9 @@ struct Comparison {
   double max_diff = 0;     ///< max over members and components of |y_gpu − y_cpu| / max(1, |y_cpu|)
   double bound = 0;        ///< the bound the case must meet (see ensemble_cases.hpp)
   long mismatched_status = 0;
-  long mismatched_steps = 0;  ///< members whose accepted or rejected step counts (or Newton iterations) differ
+  long mismatched_steps = 0;  ///< members whose accepted or rejected step counts differ
+  long newton_differences = 0;  ///< members whose Newton iteration counts (total or most in a step) differ
+  long newton_max_difference = 0;  ///< the largest difference of a member's total Newton iterations
   std::string first_difference;  ///< "" when every output field is bitwise equal, else the first that is not
   std::string device;
 };

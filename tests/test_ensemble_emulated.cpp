@@ -52,6 +52,7 @@ TEST(EnsembleEmulatedGpu, SymplecticMethodsEqualTheCpuBitwise) {
     EXPECT_EQ(r.first_difference, "") << c.name;
     EXPECT_EQ(r.max_diff, 0.0) << c.name;
     EXPECT_EQ(r.mismatched_steps, 0) << c.name;
+    EXPECT_EQ(r.newton_differences, 0) << c.name;
   }
 }
 

@@ -2,6 +2,8 @@
 // in ensemble_cases.hpp. Skips, saying why, where no GPU (or no CUDA build) exists.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <liebatch/ensemble/device.hpp>
 #include "ensemble_gpu.hpp"
 
@@ -25,11 +27,21 @@ TEST(EnsembleGpu, AgreesWithTheCpuForEveryModelAndMethod) {
 
 // Newton per member on the device (issue 17): the converged iterates differ from the CPU's by
 // round-off, so the fixed-step bound of ensemble_cases.hpp holds (stages = 1: one solve per step).
+// Newton's stopping test |Δz| ≤ tol·max(1, |z|) may fall on the other side of its threshold by a
+// rounding (the device contracts into FMAs): one iteration more or fewer in a step. The H200 run
+// of 2026-11-27 had that in 1 member of 256 for hp_sv_exp, its state within 1.4e-15. Allowed: a
+// difference of at most 2 iterations in at most 1 % of the members; the emulated path is bitwise.
 TEST(EnsembleGpu, SymplecticMethodsAgreeWithTheCpu) {
   if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
   const auto cases = lbtest::gpu_symplectic_cases();
   ASSERT_EQ(cases.size(), 7u) << "slgi0, slgi_half, slgi1, hp_sv_exp, hp_sv_cay, hp_ve_exp, hp_ve_cay";
-  for (const auto& c : cases) EXPECT_EQ(check(c).mismatched_steps, 0) << c.name;
+  for (const auto& c : cases) {
+    const lbtest::Comparison r = check(c);
+    EXPECT_EQ(r.mismatched_steps, 0) << c.name;
+    EXPECT_LE(r.newton_differences, 256 / 100) << c.name;
+    EXPECT_LE(r.newton_max_difference, 2) << c.name;
+    if (r.newton_differences > 0) std::printf("  %s: Newton counts differ in %ld members, by at most %ld\n", c.name.c_str(), r.newton_differences, r.newton_max_difference);
+  }
 }
 
 // HEDOP5 on constrained systems (issue 18): seven linear stage solves per step on the device; (q, v)

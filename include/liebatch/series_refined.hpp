@@ -7,6 +7,7 @@
 // nearly steady trajectory the last-ulp errors of series.hpp's values are the same every step, so
 // the momentum drifts linearly.
 #pragma once
+#include <limits>
 #include <utility>
 
 #include "detail/series_tables_dw.hpp"
@@ -25,14 +26,22 @@ template <class T> struct So3Coeffs {
 namespace series_refined {
 #define LB_DW_HI(h, l) h,
 #define LB_DW_LO(h, l) l,
+/// A double as T, with what lies below T's smallest normal number taken as 0: nvcc refuses a
+/// constant that converts to a subnormal, and in float 1/n! is one from n = 34 on (its term
+/// (α²)ᵏ/n! is below 10⁻¹⁴ of the sum for α² < 40, far below float's double words' need).
+template <class T> LB_HD constexpr T normal_or_zero(double v) {
+  constexpr double tiny = double(std::numeric_limits<T>::min());
+  return v < tiny && v > -tiny ? T(0) : T(v);
+}
+
 /// ±1/n! as a double word of T. A float pair is split from the double pair: hi − float(hi) is
 /// exact in double, so lo carries the rest to float's own precision.
 template <class T, int n, int sign> LB_HD constexpr DoubleWord<T> inv_fact() {
   constexpr double hi[] = {LB_TABLE_INV_FACT_DW(LB_DW_HI)};
   constexpr double lo[] = {LB_TABLE_INV_FACT_DW(LB_DW_LO)};
   static_assert(n < int(sizeof(hi) / sizeof(hi[0])), "series_tables_dw.hpp too short");
-  constexpr T h = T(hi[n]);
-  constexpr T l = T((hi[n] - double(h)) + lo[n]);
+  constexpr T h = normal_or_zero<T>(hi[n]);
+  constexpr T l = normal_or_zero<T>((hi[n] - double(h)) + lo[n]);
   return DoubleWord<T>(T(sign) * h, T(sign) * l);
 }
 #undef LB_DW_HI
