@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "config_node.hpp"
 #include "output_files.hpp"
+#include "provenance.hpp"
 
 namespace lb::cli {
 
@@ -17,7 +18,7 @@ int cli_main(int argc, const char* const* argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("liebatch ") + LIEBATCH_VERSION + "\nCPU packs: " + pack_arch());
+  app.set_version_flag("--version", std::string("liebatch ") + LIEBATCH_VERSION + " (commit " + source_commit() + ")\nCPU packs: " + pack_arch());
   Options o;
   for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
 

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <liebatch/ensemble/device.hpp>
@@ -16,6 +18,7 @@
 #include "gpu_run.hpp"
 #include "plot.hpp"
 #include "progress.hpp"
+#include "provenance.hpp"
 
 namespace lb::cli {
 namespace {
@@ -126,6 +129,26 @@ std::vector<std::string> status_names() {
   return v;
 }
 
+/// Refuses steps that the run's precision cannot resolve at the span's largest |t| (its spacing
+/// there above 10⁻³ of the smallest step): the time grid would coarsen silently (t0 = 1e16,
+/// h = 1 took one step of 4; at t0 = 1.7e9, h = 1e-7 took 9970 steps for 10⁴). Double is the
+/// coarsest precision of every command but a float run (references and round-off runs are in
+/// long double, finer still).
+void check_resolution(const Study& st, Command c) {
+  const auto& h = c == Command::converge ? st.converge.steps : st.run.h;
+  double hmin = *std::min_element(h.begin(), h.end());
+  if (c == Command::converge) hmin = std::min(hmin, st.converge.ref_h);
+  const double tmax = std::max(std::abs(st.run.t0), std::abs(st.run.t1));
+  const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
+  const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
+  if (spacing > 1e-3 * hmin) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg, "config /time: %s cannot resolve steps of %g at |t| = %g (its spacing there is %g, over 1e-3 of the step); "
+                  "shift the span towards 0%s", st.run.single ? "float" : "double", hmin, tmax, spacing, st.run.single ? " or use double" : "");
+    throw ConfigError(msg);
+  }
+}
+
 }  // namespace
 
 Study load(const Options& o, Command c) {
@@ -140,13 +163,8 @@ Study load(const Options& o, Command c) {
     if (c != Command::run) throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and "
                                              "validation use double)");
     st.run.single = true;
-    // float must resolve the step at the span's largest |t|, or the time grid silently coarsens.
-    const float tmax = float(std::max(std::abs(st.run.t0), std::abs(st.run.t1)));
-    const double ulp = double(std::nextafter(tmax, INFINITY) - tmax), hmin = *std::min_element(st.run.h.begin(), st.run.h.end());
-    if (ulp > 1e-3 * hmin)
-      throw ConfigError("config /time: --precision float cannot resolve steps of " + std::to_string(hmin) + " at |t| = " +
-                        std::to_string(tmax) + " (float spacing " + std::to_string(ulp) + "); shift the span towards 0 or use double");
   }
+  check_resolution(st, c);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.
   const std::string out = output_path(o);
@@ -176,6 +194,7 @@ std::string status_summary(const std::vector<std::uint8_t>& status) {
 
 void write_header(Sink& w, const Study& st, const Options& o, const std::string& command, const std::string& device) {
   w.attr("liebatch_version", LIEBATCH_VERSION);
+  w.attr("liebatch_commit", source_commit());
   w.attr("command", command);
   w.attr("command_line", o.command_line);
   w.attr("created", utc_now());

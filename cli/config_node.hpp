@@ -16,13 +16,26 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A value as messages echo it: at most `max` characters (cut on a UTF-8 boundary, with the
-/// length said), so a huge value in a config or on the command line cannot flood the terminal.
+/// A value as messages echo it: control characters escaped (\n, \t, \r, \xNN: a NUL cannot cut
+/// the message off, nor an escape sequence reach the terminal) and a byte-order mark shown as
+/// \uFEFF (it is invisible); at most `max` characters (cut on a UTF-8 boundary, with the length
+/// said), so a huge value in a config or on the command line cannot flood the terminal.
 inline std::string echo(const std::string& s, std::size_t max = 80) {
-  if (s.size() <= max) return s;
+  std::string v;
+  for (std::size_t i = 0; i < s.size() && v.size() <= max; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    static const char hex[] = "0123456789abcdef";
+    if (c == '\n') v += "\\n";
+    else if (c == '\t') v += "\\t";
+    else if (c == '\r') v += "\\r";
+    else if (c < 0x20 || c == 0x7f) v += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) v += "\\uFEFF", i += 2;
+    else v += char(c);
+  }
+  if (v.size() <= max) return v;
   std::size_t cut = max - 3;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " characters)";
+  while (cut > 0 && (static_cast<unsigned char>(v[cut]) & 0xC0) == 0x80) --cut;
+  return v.substr(0, cut) + "... (" + std::to_string(s.size()) + " characters)";
 }
 
 /// One JSON object of the config, with its path (e.g. "/model/parameters").

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -104,7 +105,8 @@ int converge_command(const Options& opt) {
       at(roundoff, j) = max_diff(r.out, x.out, j);
     }
     const OrderFit fit = fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
-                                   std::vector<double>(roundoff.begin() + long(m * nh), roundoff.begin() + long((m + 1) * nh)));
+                                   std::vector<double>(roundoff.begin() + long(m * nh), roundoff.begin() + long((m + 1) * nh)),
+                                   st.run.t1 - st.run.t0);
     order[m] = fit.order;
     notes.push_back(fit.note);
     Series ser{cs.methods[m], {}, {}};
@@ -157,10 +159,12 @@ int converge_command(const Options& opt) {
   w.attr("converge/roundoff", "meaning", "max over initial states of max_d |y_d(t1) - y_ld,d(t1)|: the same method and step in long double");
   w.attr("converge/local_slope", "meaning", "log(e_j / e_j+1) / log(h_j / h_j+1) between neighbouring step sizes above round-off (NaN otherwise)");
   w.attr("converge/point", "values", "0 fitted, 1 round-off (error < 10 x round-off), 2 pre-asymptotic (local slope not settled), 3 failed, "
-                                     "4 alone (the only point above round-off)");
+                                     "4 alone (the only point above round-off), 5 step >= span (one step: no asymptotic information)");
   w.attr("converge/observed_order", "meaning", "least-squares slope of log error against log h over the fitted points: the finest "
          "pairs whose local slopes lie within 0.2 (halved steps; 0.2 log 2 / log ratio otherwise) of the finest pair's");
-  w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + std::to_string(cs.ref_h));
+  char ref_h[32];
+  std::snprintf(ref_h, sizeof ref_h, "%g", cs.ref_h);
+  w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + ref_h);
   commit(st, opt, w, &table);
   if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
   if (st.plot) {
@@ -169,7 +173,7 @@ int converge_command(const Options& opt) {
               opt.quiet);
   }
   if (std::all_of(order.begin(), order.end(), [](double p) { return std::isnan(p); })) {
-    std::cerr << "liebatch: no observed order could be fitted (see the table: failed runs or errors at round-off)\n";
+    std::cerr << "liebatch: no observed order could be fitted (see the table: failed runs, errors at round-off or steps as long as the span)\n";
     return check_failed;
   }
   return ok;

@@ -12,6 +12,7 @@ const char* name(PointUse u) {
     case PointUse::preasymptotic: return "pre-asymptotic";
     case PointUse::failed: return "failed";
     case PointUse::alone: return "alone";
+    case PointUse::whole_span: return "step >= span";
   }
   return "?";
 }
@@ -24,12 +25,13 @@ std::string g(double x) {
 }
 }  // namespace
 
-OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, const std::vector<double>& r) {
+OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, const std::vector<double>& r, double span) {
   const std::size_t n = h.size();
   OrderFit f{NAN, std::vector<double>(n > 0 ? n - 1 : 0, NAN), std::vector<PointUse>(n, PointUse::preasymptotic), ""};
   std::vector<std::size_t> c;  // candidates: finite errors well above their round-off
   for (std::size_t j = 0; j < n; ++j) {
-    if (!(std::isfinite(e[j]) && e[j] > 0)) f.use[j] = PointUse::failed;
+    if (!(h[j] < span)) f.use[j] = PointUse::whole_span;
+    else if (!(std::isfinite(e[j]) && e[j] > 0)) f.use[j] = PointUse::failed;
     else if (e[j] < roundoff_factor * r[j]) f.use[j] = PointUse::roundoff;
     else c.push_back(j);
   }
@@ -66,7 +68,7 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
   std::size_t unmeasured = 0;
   for (std::size_t j = 0; j < n; ++j) unmeasured += f.use[j] != PointUse::failed && std::isnan(r[j]);
   if (unmeasured) f.note += "; round-off not measured at " + std::to_string(unmeasured) + " (its higher-precision run failed)";
-  for (PointUse u : {PointUse::preasymptotic, PointUse::roundoff, PointUse::failed, PointUse::alone}) {
+  for (PointUse u : {PointUse::whole_span, PointUse::preasymptotic, PointUse::roundoff, PointUse::failed, PointUse::alone}) {
     std::size_t count = 0;
     double lo = INFINITY, hi = 0;
     for (std::size_t j = 0; j < n; ++j)

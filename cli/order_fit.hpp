@@ -2,6 +2,7 @@
 // error is not well above their measured round-off, and coarse steps where the local slopes have
 // not yet settled, are left out, and each one left out says why.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ enum class PointUse : std::uint8_t {
   preasymptotic = 2,  ///< local slope not yet settled (step too large)
   failed = 3,         ///< the run failed or its error is not a positive finite number
   alone = 4,          ///< the only point above round-off: nothing to fit it with
+  whole_span = 5,     ///< a step at least as long as the span: one step, no asymptotic information
 };
 const char* name(PointUse u);
 
@@ -33,7 +35,8 @@ struct OrderFit {
 };
 
 /// h: the step sizes, decreasing; e: the errors; r: each run's round-off (its difference from the
-/// same run in higher precision; NaN where that run failed: the point is kept, the note says so).
-OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, const std::vector<double>& r);
+/// same run in higher precision; NaN where that run failed: the point is kept, the note says so);
+/// span: t1 − t0 (a step at least that long is marked whole_span and never fitted).
+OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, const std::vector<double>& r, double span = INFINITY);
 
 }  // namespace lb::cli

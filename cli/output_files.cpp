@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -88,7 +89,14 @@ void unregister_temporary(const std::string& path) {
 }  // namespace
 
 Temporary::Temporary(const std::string& path) {
-  const std::string base = path + ".tmp-" + std::to_string(::getpid());
+  // path.tmp-PID, its name part shortened where the suffix (and a "-k") would pass NAME_MAX: every
+  // name the file system takes must be writable.
+  namespace fs = std::filesystem;
+  const std::string suffix = ".tmp-" + std::to_string(::getpid());
+  std::string name = fs::path(path).filename().string();
+  const std::size_t room = NAME_MAX - suffix.size() - 3;
+  if (name.size() > room) name.resize(room);
+  const std::string base = (fs::path(path).parent_path() / (name + suffix)).string();
   for (int k = 0;; ++k) {
     name_ = k == 0 ? base : base + "-" + std::to_string(k);
     const int fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);

@@ -23,7 +23,8 @@ struct IoError : std::runtime_error {
 /// would be read without end), or "" (a missing file is left to the open, which says why).
 std::string unreadable(const std::string& path);
 
-/// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way), created
+/// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way; the name
+/// part shortened where that would pass NAME_MAX), created
 /// exclusively, so no existing file is ever truncated; removed by the destructor, or when SIGINT,
 /// SIGTERM or SIGHUP ends the process, unless renamed into place by commit().
 class Temporary {

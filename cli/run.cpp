@@ -97,6 +97,8 @@ int ensemble_command(const Options& opt, Command c) {
     for (std::size_t h = 0; h < r.out.hit_t.size() && scatter.x.size() < max_plotted; ++h) {  // (all are in the file)
       scatter.x.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(px)]);
       scatter.y.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(py)]);
+      if (st.plot_colour == -1) scatter.c.push_back(double(i0 + r.out.hit_member[h]));
+      if (st.plot_colour >= 0) scatter.c.push_back(r.out.hit_obs[h * std::size_t(r.out.nobs) + std::size_t(st.plot_colour)]);
     }
   }
   const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
@@ -125,8 +127,12 @@ int ensemble_command(const Options& opt, Command c) {
     const std::string png = sibling(w.path(), ".png");
     const auto names = st.model->state_names();
     if (poincare && !scatter.x.empty())
-      note_plot(png, plot(png, {"Poincaré section: " + st.model->name() + ", " + std::to_string(n) + " members", names[std::size_t(px)],
-                                names[std::size_t(py)], false, false, true}, {scatter}), opt.quiet);
+      note_plot(png, plot(png, {"Poincaré section: " + st.model->name() + ", " + std::to_string(n) + " members" +
+                                    (st.plot_colour == -1 ? ", each member's hits one colour" : ""),
+                                names[std::size_t(px)], names[std::size_t(py)], false, false, true,
+                                st.plot_colour == -1 ? Colour::cycle : st.plot_colour >= 0 ? Colour::palette : Colour::series,
+                                st.plot_colour >= 0 ? st.model->obs_names()[std::size_t(st.plot_colour)] : ""},
+                          {scatter}), opt.quiet);
     else if (!poincare && !drift.t.empty() && !st.model->obs_names().empty()) {
       std::string exact;
       const auto series = drift.series(st.model->obs_names(), exact);

@@ -9,7 +9,9 @@
 namespace lb::cli {
 
 std::string sink_format_error(const std::string& path) {
+  const std::string file = std::filesystem::path(path).filename().string();
   if (std::filesystem::path(path).extension() == ".h5") return "";
+  if (file == ".h5") return "output '" + echo(path) + "': expected a name before .h5 (\".h5\" alone names a hidden file without an extension)";
   return "output '" + echo(path) + "': expected a file name ending in .h5";
 }
 

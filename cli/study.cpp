@@ -50,8 +50,9 @@ std::vector<double> state_of(const nlohmann::json& v, const std::string& path, i
   return y;
 }
 
-/// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments.
-std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim) {
+/// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments;
+/// `dim` numbers a line, or `dim − r` where a constrained system's r multipliers are left out.
+std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim, int multipliers) {
   if (const std::string why = unreadable(file); !why.empty()) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + why);
   std::ifstream in(file);
   if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
@@ -66,14 +67,16 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
     while (s >> tok) {
       char* end = nullptr;
       const double x = std::strtod(tok.c_str(), &end);
-      if (*end != '\0' || !std::isfinite(x))
+      if (end != tok.c_str() + tok.size() || !std::isfinite(x))  // all of it: strtod stops at a NUL
         Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected a finite number, got '" + echo(tok) + "'");
       y.push_back(x);
     }
     if (y.empty()) continue;
-    if (int(y.size()) != dim)
+    const int m = multipliers;
+    if (int(y.size()) != dim && (m == 0 || int(y.size()) != dim - m))
       Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected " + std::to_string(dim) +
-                           " numbers (the model's state), got " + std::to_string(y.size()));
+                           (m > 0 ? " numbers (q, v, lambda) or " + std::to_string(dim - m) + " (q, v; lambda completed)" : " numbers (the model's state)") +
+                           ", got " + std::to_string(y.size()));
     r.push_back(y);
   }
   if (r.empty()) Node::fail(path, "'" + echo(file) + "' holds no states");
@@ -81,6 +84,7 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
 }
 
 std::string fmt(double x) {
+  if (std::isnan(x)) return "nan";  // not "-nan": the sign of a NaN means nothing
   std::ostringstream s;
   s.precision(6);
   s << x;
@@ -94,15 +98,19 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   std::string where = n ? n->path() : "/initial";
   // A constrained system's state may leave out its r multipliers: completed from (q, v).
   const int r = m.multipliers();
+  auto completed = [&](std::vector<double> y) {
+    if (int(y.size()) == dim - r && r > 0) {
+      y.resize(std::size_t(dim), 0.0);
+      m.complete(y.data());
+    }
+    return y;
+  };
   auto state = [&](const nlohmann::json& v, const std::string& path) {
     if (r > 0 && v.is_array() && int(v.size()) != dim && int(v.size()) != dim - r)
       Node::fail(path, "expected " + std::to_string(dim) + " numbers (q, v, lambda) or " + std::to_string(dim - r) +
                            " (q, v; lambda completed), got " + std::to_string(v.size()));
     if (r == 0 || !v.is_array() || int(v.size()) != dim - r) return state_of(v, path, dim);
-    auto y = state_of(v, path, dim - r);
-    y.resize(std::size_t(dim), 0.0);
-    m.complete(y.data());
-    return y;
+    return completed(state_of(v, path, dim - r));
   };
   int given = 0;
   if (n && n->has("state")) { base.push_back(state(n->raw("state"), n->at("state"))); ++given; st.sampler = "the given state"; }
@@ -116,7 +124,8 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   if (n && n->has("file")) {
     std::string f = n->string("file");
     if (!f.empty() && f[0] != '/') f = base_dir + "/" + f;
-    base = read_states(f, n->at("file"), dim);
+    base = read_states(f, n->at("file"), dim, r);
+    for (auto& y : base) y = completed(std::move(y));
     st.inputs.push_back(f);
     ++given;
     st.sampler = std::to_string(base.size()) + " states from " + f;
@@ -132,7 +141,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   const double tol = n ? n->positive("tolerance", 1e-10) : 1e-10;
   for (std::size_t k = 0; k < base.size(); ++k) {
     const double d = m.defect(base[k].data());
-    if (d > tol) {
+    if (!(d <= tol)) {  // a NaN defect (e.g. a singular constraint Jacobian) is off too
       if (!normalize)
         Node::fail(where, "initial state " + std::to_string(k) + " is off the model's manifold: defect " + fmt(d) + " > tolerance " +
                               fmt(tol) + " (set \"normalize\": true to project it, or fix the state)");
@@ -194,6 +203,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   in.scale = scale;
   in.level = level;
   in.energy = E;
+  in.tolerance = tol;
   in.count = count;
   in.path = where;
   st.run.size = count;
@@ -221,17 +231,39 @@ void read_section(Node& n, Study& st) {
     s.kind = SectionSpec::stroboscopic;
     s.t0 = n.number("t0", st.run.t0);
     s.period = n.positive("period");
-    if ((st.run.t1 - s.t0) / s.period > 1e8)
-      Node::fail(n.at("period"), "expected at most 1e8 strobes in [t0, t1], got " + fmt((st.run.t1 - s.t0) / s.period), n.raw("period"));
+    // The strobes t0 + k·period, k ≥ 1, inside the run's span (t0, t1] (section.hpp's rule).
+    const double strobes = (st.run.t1 - std::max(st.run.t0, s.t0)) / s.period;
+    if (strobes > 1e8)
+      Node::fail(n.at("period"), "a period of " + fmt(s.period) + " gives " + fmt(strobes) + " strobes in the run's span (" + fmt(st.run.t0) +
+                                     ", " + fmt(st.run.t1) + "]; expected at most 1e8");
   }
   s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
+  // The picture: [x, y], or {"x", "y", "colour"}: the hits coloured by "member" (the default: each
+  // orbit its own colour, islands told from the chaotic sea), an observable's name, or "none".
   if (n.has("plot")) {
     const auto& a = n.raw("plot");
-    if (!a.is_array() || a.size() != 2) Node::fail(n.at("plot"), "expected two state components [x, y]", a);
-    nlohmann::json tmp = {{"x", a[0]}, {"y", a[1]}};
-    Node t(tmp, n.at("plot"));
-    st.plot_x = component(t, "x", *st.model);
-    st.plot_y = component(t, "y", *st.model);
+    if (a.is_array()) {
+      if (a.size() != 2) Node::fail(n.at("plot"), "expected two state components [x, y] or {\"x\", \"y\", \"colour\"}", a);
+      nlohmann::json tmp = {{"x", a[0]}, {"y", a[1]}};
+      Node t(tmp, n.at("plot"));
+      st.plot_x = component(t, "x", *st.model);
+      st.plot_y = component(t, "y", *st.model);
+    } else {
+      Node t = n.object("plot");
+      st.plot_x = component(t, "x", *st.model);
+      st.plot_y = component(t, "y", *st.model);
+      const std::string c = t.string("colour", "member");
+      const auto obs = st.model->obs_names();
+      const auto at = std::find(obs.begin(), obs.end(), c);
+      if (c == "none") st.plot_colour = -2;
+      else if (at != obs.end()) st.plot_colour = int(at - obs.begin());
+      else if (c != "member") {
+        std::string all = "member, none";
+        for (const auto& o : obs) all += ", " + o;
+        Node::fail(t.at("colour"), "expected one of " + all, t.raw("colour"));
+      }
+      t.finish();
+    }
   }
   n.finish();
 }
@@ -340,23 +372,33 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0)
   const int dim = model->dim();
   y0.assign(std::size_t(dim) * n, 0);
   std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim()));
+  // A box draw that misses the energy level or the manifold is drawn again (its own stream of
+  // draws); a Sobol' or grid point has no other draw, so it is an error.
   const std::uint32_t attempts = ensemble && sampler.kind == SamplerKind::box ? 1000 : 1;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = i0 + k;
     const auto& b = base[i % base.size()];
-    bool ok = false;
-    for (std::uint32_t a = 0; a < attempts && !ok; ++a) {
+    bool reached = false, on = false;
+    double defect = 0;
+    for (std::uint32_t a = 0; a < attempts && !(reached && on); ++a) {
       if (ensemble) {
         for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(i, j, a) - 1);
         model->perturb(b.data(), xi.data(), y.data());
       } else {
         y = b;
       }
-      ok = !level || model->energy_level(y.data(), energy);
+      reached = !level || model->energy_level(y.data(), energy);
+      defect = model->defect(y.data());  // after a constrained system's projection in perturb()
+      on = defect <= tolerance;          // false for NaN
     }
-    if (!ok)
+    const std::string draws = attempts > 1 ? " in " + std::to_string(attempts) + " draws" : "";
+    if (!reached)
       Node::fail(path + "/energy", "energy " + fmt(energy) + " is below the potential energy of member " + std::to_string(i) +
-                                       "'s configuration" + (attempts > 1 ? " in " + std::to_string(attempts) + " draws" : ""));
+                                       "'s configuration" + draws);
+    if (!on)
+      Node::fail(path + (ensemble ? "/ensemble" : ""), "member " + std::to_string(i) + " starts off the model's manifold: defect " + fmt(defect) +
+                                                           " > tolerance " + fmt(tolerance) + draws +
+                                                           (ensemble ? " (a smaller 'scale' keeps the members nearer the state)" : ""));
     for (int d = 0; d < dim; ++d) y0[std::size_t(d) * n + k] = y[std::size_t(d)];
   }
 }
@@ -421,6 +463,8 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
       r.h = {step.positive("h0", (r.t1 - r.t0) / 1000)};
     } else if (cmd != Command::converge) {
       r.h = {step.positive("h")};
+    } else if (step.has("h")) {
+      Node::fail(step.at("h"), "not used by converge (its step sizes are /converge/steps)");
     }
     r.max_steps = step.integer("max_steps", 1, 1L << 50, 10'000'000);
     step.finish();

@@ -38,6 +38,7 @@ struct InitialStates {
   double scale = 0;
   bool level = false;
   double energy = 0;
+  double tolerance = 1e-10;  ///< largest defect (ModelRunner::defect) of a member's initial state
   std::size_t count = 0;
   std::string path;  ///< config path, for errors
   /// States of members [i0, i0 + n) into y0 (SoA: y0[d·n + i]).
@@ -55,6 +56,7 @@ struct Study {
   bool plot = true;
   bool samples_given = false;        ///< "outputs/samples" was in the config
   int plot_x = -1, plot_y = -1;      ///< poincare: state components on the axes (-1: default)
+  int plot_colour = -1;              ///< poincare: the observable colouring the hits, -1: the member (cycling), -2: none
   ConvergeSpec converge;
   ValidateSpec validate;
 };

@@ -63,7 +63,9 @@ template <class Method, class Model> std::pair<typename Model::point, double> ru
   return {y, s / members};
 }
 
-void plot(const std::string& png, const std::string& script) { examples::gnuplot_png("constrained_top", png, script); }
+void plot(const std::string& dir, const std::string& png, const std::string& script) {
+  examples::gnuplot_png("constrained_top", dir, png, script);
+}
 
 }  // namespace
 
@@ -144,16 +146,16 @@ int main(int argc, char** argv) {
   const std::string style =
       "set style line 1 lc rgb '#1f77b4' lw 2 pt 7; set style line 2 lc rgb '#d62728' lw 2 pt 5; set style line 3 lc rgb "
       "'#2ca02c' lw 2 pt 9; set grid; set datafile separator ',';";
-  plot(dir + "/constrained_top_cost.png",
+  plot(dir, "constrained_top_cost.png",
        style + "set logscale xy; set format x '10^{%L}'; set format y '10^{%L}'; set xlabel 'wall time per member to t = 1 [s]'; "
                "set ylabel 'error in ({/Symbol W}, {/Symbol G}) at t = 1'; set key top right; set title 'Brüls–Cardona top: "
                "HEDOP5 in SE(3) against RKMK on se*(3), N = 110 ... 3200 steps';"
-               "plot '" + cost_csv + "' every ::1 u 3:2 w lp ls 1 t 'HEDOP5 in SE(3)', '' every ::1 u 5:4 w lp ls 2 t 'RKMK5 on se*(3)', "
+               "plot 'constrained_top_cost.csv' every ::1 u 3:2 w lp ls 1 t 'HEDOP5 in SE(3)', '' every ::1 u 5:4 w lp ls 2 t 'RKMK5 on se*(3)', "
                "'' every ::1 u 7:6 w lp ls 3 t 'RKMK4 on se*(3)'");
-  plot(dir + "/constrained_top_residuals.png",
+  plot(dir, "constrained_top_residuals.png",
        style + "set logscale y; set format y '10^{%L}'; set xlabel 't'; set key bottom right; set title 'Brüls–Cardona top, h = "
                "1/1000: constraint residuals and energy error';"
-               "plot '" + res_csv + "' every ::1 u 1:2 w l ls 1 t 'HEDOP5 |{/Symbol F}|', '' every ::1 u 1:3 w l ls 2 t 'HEDOP5 |Bv|', "
+               "plot 'constrained_top_residuals.csv' every ::1 u 1:2 w l ls 1 t 'HEDOP5 |{/Symbol F}|', '' every ::1 u 1:3 w l ls 2 t 'HEDOP5 |Bv|', "
                "'' every ::1 u 1:4 w l ls 3 t 'HEDOP5 |{/Symbol l} - {/Symbol l}*|/(1 + |{/Symbol l}*|)', '' every ::1 u 1:5 w l lc rgb '#9467bd' lw 2 t "
                "'HEDOP5 |E - E_0|/|E_0|', '' every ::1 u 1:6 w l lc rgb '#8c564b' lw 2 dt 2 t 'RKMK4 | |{/Symbol G}| - 1 |', "
                "'' every ::1 u 1:7 w l lc rgb '#e377c2' lw 2 dt 2 t 'RKMK4 |E - E_0|/|E_0|'");

@@ -22,6 +22,8 @@
 #include <liebatch/ensemble/cpu.hpp>
 #include <liebatch/ensemble/sampling.hpp>
 
+#include "gnuplot_png.hpp"
+
 using Chain = lb::PendulumChain<double, 2>;
 using Y = Chain::point;
 
@@ -75,7 +77,7 @@ int main(int argc, char** argv) {
     for (int d = 0; d < 12; ++d) y[d] = out.y[std::size_t(d) * n + i];
     drift = std::max(drift, std::abs(chain.energy(y) - E));
   }
-  const std::string csv = dir + "/poincare_double_pendulum.csv", png = dir + "/poincare_double_pendulum.png";
+  const std::string csv = dir + "/poincare_double_pendulum.csv";
   std::FILE* f = std::fopen(csv.c_str(), "w");
   if (!f) {
     std::fprintf(stderr, "poincare_double_pendulum: cannot write %s\n", csv.c_str());
@@ -100,14 +102,10 @@ int main(int argc, char** argv) {
   std::printf("  %zu ok, %zu hits, %ld lost; worst energy drift %.1e, worst |q1_x| at a hit %.1e, worst ||q1| - 1| %.1e\n", ok,
               out.hit_t.size(), out.total_lost_hits(), drift, worst_x, worst_q);
   std::printf("  wrote %s\n", csv.c_str());
-  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
-    const std::string cmd = "gnuplot -e \"set terminal pngcairo size 1000,800 font ',11'; set output '" + png +
-                            "'; set title 'Double pendulum, E = " + std::to_string(E).substr(0, 6) +
-                            ": section {/Symbol q}_1 = 0, d{/Symbol q}_1/dt > 0 (" + std::to_string(n) +
-                            " initial conditions, RKMK(5,4))'; set xlabel '{/Symbol q}_2'; set ylabel 'd{/Symbol q}_2/dt';"
-                            " set xrange [-pi:pi]; unset key; plot '" + csv + "' u 4:5 w dots lc rgb '#203080'\"";
-    if (std::system(cmd.c_str()) == 0) std::printf("  wrote %s\n", png.c_str());
-    else std::fprintf(stderr, "poincare_double_pendulum: gnuplot failed, no PNG\n");
-  }
+  examples::gnuplot_png("poincare_double_pendulum", dir, "poincare_double_pendulum.png",
+      "set terminal pngcairo size 1000,800 font ',11'; set output 'poincare_double_pendulum.png'; set title 'Double pendulum, E = " +
+          std::to_string(E).substr(0, 6) + ": section {/Symbol q}_1 = 0, d{/Symbol q}_1/dt > 0 (" + std::to_string(n) +
+          " initial conditions, RKMK(5,4))'; set xlabel '{/Symbol q}_2'; set ylabel 'd{/Symbol q}_2/dt';"
+          " set xrange [-pi:pi]; unset key; plot 'poincare_double_pendulum.csv' u 4:5 w dots lc rgb '#203080'");
   return ok == n && out.total_lost_hits() == 0 && worst_x < 1e-9 && worst_q < 1e-13 ? 0 : 1;
 }

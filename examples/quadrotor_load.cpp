@@ -12,13 +12,15 @@
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/load_transport.hpp>
 
+#include "gnuplot_png.hpp"
+
 int main(int argc, char** argv) {
   using Path = lb::ParabolicPath<double>;
   using S = lb::QuadrotorLoadState<double>;
   const lb::QuadrotorLoad<double, lb::LoadTransport<double, Path>> m{
       lb::QuadrotorLoadParams<double>::paper(), lb::LoadTransport<double, Path>::paper(Path::paper())};
   const std::string dir = argc > 1 ? argv[1] : ".";
-  const std::string csv = dir + "/quadrotor_load.csv", png = dir + "/quadrotor_load.png";
+  const std::string csv = dir + "/quadrotor_load.csv";
   std::FILE* out = std::fopen(csv.c_str(), "w");
   if (!out) {
     std::fprintf(stderr, "quadrotor_load: cannot write %s\n", csv.c_str());
@@ -51,24 +53,18 @@ int main(int argc, char** argv) {
   std::printf("  worst |qi| - 1, qi.wi/(1+|wi|), |RiᵀRi - I|: %.1e\n", inv);
   std::printf("  wrote %s\n", csv.c_str());
 
-  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
-    // Columns: 1 t, 2–4 load, 5–7 desired, 8–10 quadrotor 1, 11–13 quadrotor 2, 14 error, 15–16 |qᵢ| − 1.
-    const std::string cmd =
-        "gnuplot -e \"set terminal pngcairo size 1300,520 font ',10'; set output '" + png + "';"
-        "set multiplot layout 1,2 title 'Two quadrotors carrying a load ([CCLMO22 §6.2]), RKMK4, h = 2.5e-3';"
-        "set xlabel 'x'; set ylabel 'y'; set zlabel 'altitude' rotate; set view 70,20; set view equal xyz; set yrange [-1:1]; set ytics 1; set xyplane 0; set key top right;"
-        "splot '" + csv + "' u 5:6:7 w l lw 2 lc rgb 'red' t 'desired parabola', '' u 2:3:4 w l lw 1.5 lc rgb 'blue' t 'load',"
-        " '' every 200 u 8:9:10:(\\$2-\\$8):(\\$3-\\$9):(\\$4-\\$10) w vectors nohead lc rgb 'gray40' t 'links (every 0.5 s)',"
-        " '' every 200 u 11:12:13:(\\$2-\\$11):(\\$3-\\$12):(\\$4-\\$13) w vectors nohead lc rgb 'gray40' notitle,"
-        " '' every 200 u 8:9:10 w p pt 7 ps 0.8 lc rgb 'black' t 'quadrotors', '' every 200 u 11:12:13 w p pt 7 ps 0.8 lc rgb 'black' notitle;"
-        "set yrange [*:*]; set ytics autofreq; set logscale y; set format y '10^{%L}'; set xlabel 't'; set ylabel ''; set key top right;"
-        "plot '" + csv + "' u 1:14 w l lw 2 t '|y - y_d|', '' u 1:(abs(\\$15)+1e-17) w l t '||q_1| - 1|',"
-        " '' u 1:(abs(\\$16)+1e-17) w l t '||q_2| - 1|';"
-        "unset multiplot\"";
-    if (std::system(cmd.c_str()) == 0) std::printf("  wrote %s\n", png.c_str());
-    else std::fprintf(stderr, "quadrotor_load: gnuplot failed, no PNG\n");
-  } else {
-    std::printf("  gnuplot not found: no PNG (install gnuplot-nox)\n");
-  }
+  // Columns: 1 t, 2–4 load, 5–7 desired, 8–10 quadrotor 1, 11–13 quadrotor 2, 14 error, 15–16 |qᵢ| − 1.
+  examples::gnuplot_png("quadrotor_load", dir, "quadrotor_load.png",
+      "set terminal pngcairo size 1300,520 font ',10'; set output 'quadrotor_load.png';"
+      "set multiplot layout 1,2 title 'Two quadrotors carrying a load ([CCLMO22 §6.2]), RKMK4, h = 2.5e-3';"
+      "set xlabel 'x'; set ylabel 'y'; set zlabel 'altitude' rotate; set view 70,20; set view equal xyz; set yrange [-1:1]; set ytics 1; set xyplane 0; set key top right;"
+      "splot 'quadrotor_load.csv' u 5:6:7 w l lw 2 lc rgb 'red' t 'desired parabola', '' u 2:3:4 w l lw 1.5 lc rgb 'blue' t 'load',"
+      " '' every 200 u 8:9:10:($2-$8):($3-$9):($4-$10) w vectors nohead lc rgb 'gray40' t 'links (every 0.5 s)',"
+      " '' every 200 u 11:12:13:($2-$11):($3-$12):($4-$13) w vectors nohead lc rgb 'gray40' notitle,"
+      " '' every 200 u 8:9:10 w p pt 7 ps 0.8 lc rgb 'black' t 'quadrotors', '' every 200 u 11:12:13 w p pt 7 ps 0.8 lc rgb 'black' notitle;"
+      "set yrange [*:*]; set ytics autofreq; set logscale y; set format y '10^{%L}'; set xlabel 't'; set ylabel ''; set key top right;"
+      "plot 'quadrotor_load.csv' u 1:14 w l lw 2 t '|y - y_d|', '' u 1:(abs($15)+1e-17) w l t '||q_1| - 1|',"
+      " '' u 1:(abs($16)+1e-17) w l t '||q_2| - 1|';"
+      "unset multiplot");
   return late <= 1e-3 * e0 && inv <= 1e-13 ? 0 : 1;
 }

@@ -1,15 +1,20 @@
-// Running the `liebatch` command from tests: a scratch directory per test, the command's exit
-// status and output, and its HDF5 files read back with the C API.
+// Running the `liebatch` command from tests, without a shell: a scratch directory per test, the
+// command's exit status and output, and its HDF5 files read back with the C API.
 #pragma once
-#include <cstdlib>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <hdf5.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace lbtest {
 
@@ -35,18 +40,64 @@ struct Result {
   std::string err, out;
 };
 
-/// Runs `prefix liebatch args` in a shell and captures its exit status, stdout and stderr.
-inline Result liebatch(const Scratch& s, const std::string& args, const std::string& prefix = "") {
+/// How the command is started besides its arguments (set the fields by name: GCC 12 warns of the
+/// others left out of a designated initializer).
+struct Launch {
+  std::string dir;                                        ///< working directory; empty: the test's
+  long file_kb = 0;                                       ///< RLIMIT_FSIZE in KiB (ulimit -f); 0: unchanged
+  bool ignore_xfsz = false;                               ///< SIGXFSZ ignored, so a write past file_kb fails with EFBIG
+  std::vector<std::pair<std::string, std::string>> env;  ///< variables set (or replaced) for it
+};
+
+/// Runs liebatch with exactly these arguments (no shell: fork and execve) and captures its exit
+/// status (-1 if a signal ended it), stdout and stderr.
+inline Result liebatch(const Scratch& s, const std::vector<std::string>& args, const Launch& how = {}) {
   const std::string out = s.path("stdout.txt"), err = s.path("stderr.txt");
-  const std::string cmd = prefix + std::string(LIEBATCH_CLI) + " " + args + " > " + out + " 2> " + err;
-  const int rc = std::system(cmd.c_str());
+  // Everything the child needs is built here: between fork and exec only async-signal-safe calls.
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e; ++e) {
+    const std::string v = *e;
+    bool replaced = false;
+    for (const auto& [k, _] : how.env) replaced |= v.rfind(k + "=", 0) == 0;
+    if (!replaced) env_text.push_back(v);
+  }
+  for (const auto& [k, v] : how.env) env_text.push_back(k + "=" + v);
+  std::vector<char*> argv{const_cast<char*>(LIEBATCH_CLI)}, envp;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  for (auto& e : env_text) envp.push_back(e.data());
+  argv.push_back(nullptr);
+  envp.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0) ::_exit(126);
+    if (!how.dir.empty() && ::chdir(how.dir.c_str()) != 0) ::_exit(126);
+    if (how.file_kb > 0) {
+      const rlimit lim{rlim_t(how.file_kb) * 1024, rlim_t(how.file_kb) * 1024};
+      if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) ::_exit(126);
+    }
+    ::signal(SIGXFSZ, how.ignore_xfsz ? SIG_IGN : SIG_DFL);
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  int rc = 0;
+  while (pid > 0 && ::waitpid(pid, &rc, 0) < 0 && errno == EINTR) {
+  }
   auto slurp = [](const std::string& p) {
     std::ifstream in(p);
     std::stringstream b;
     b << in.rdbuf();
     return b.str();
   };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(err), slurp(out)};
+  return {pid > 0 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(err), slurp(out)};
+}
+
+/// The same with `args` split at spaces (no argument of these tests holds one).
+inline Result liebatch(const Scratch& s, const std::string& args, const Launch& how = {}) {
+  std::vector<std::string> v;
+  std::istringstream in(args);
+  for (std::string a; in >> a;) v.push_back(a);
+  return liebatch(s, v, how);
 }
 
 /// Reading back an HDF5 output with the C API.

@@ -56,6 +56,19 @@ template <class B> std::string structure_check() {
     const bool poisoned = (i >= 5 && (i - 5) % 100 == 0);
     const auto want = std::uint8_t(poisoned ? lb::Status::nonfinite : lb::Status::ok);
     if (whole.status[i] != want || cpu.status[i] != want) return "member " + std::to_string(i) + " has the wrong status";
+    // Samples after a failure are NaN, never zeros: t, every component and every observable.
+    for (const auto* out : {&whole, &cpu})
+      for (int k = 1; k < e.samples; ++k) {
+        bool all_nan = std::isnan(out->sample_t[std::size_t(k) * e.size + i]), any_nan = all_nan;
+        for (int d = 0; d < out->dim; ++d) {
+          const double y = out->sample_y[(std::size_t(k) * std::size_t(out->dim) + std::size_t(d)) * e.size + i];
+          all_nan = all_nan && std::isnan(y);
+          any_nan = any_nan || std::isnan(y);
+        }
+        for (int q = 0; q < out->nobs; ++q) all_nan = all_nan && std::isnan(out->sample_obs[(std::size_t(k) * std::size_t(out->nobs) + std::size_t(q)) * e.size + i]);
+        if (poisoned ? !all_nan : any_nan)
+          return "member " + std::to_string(i) + ", sample " + std::to_string(k) + (poisoned ? ": not NaN after its failure" : ": NaN in a member that finished");
+      }
   }
   return "";
 }

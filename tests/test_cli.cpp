@@ -18,6 +18,7 @@
 #include <liebatch/pack.hpp>
 #include <unistd.h>
 
+#include "cli/process.hpp"
 #include "cli_run.hpp"
 #include <liebatch/ensemble/device.hpp>
 
@@ -374,6 +375,17 @@ TEST(Cli, VersionNamesTheVectorUnitOfThePacks) {
   const auto r = liebatch(s, "--version");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("CPU packs: " + lb::pack_arch()), std::string::npos) << r.out;
+  // Issue 33, item 6: the commit the command was built from, as git names it (with "-dirty" when
+  // tracked files had changes), in --version and in every output.
+  const auto git = lb::cli::run_program({"git", "-C", LIEBATCH_SOURCE_DIR, "rev-parse", "--short=12", "HEAD"}, {s.dir.string(), "", "head.txt"});
+  std::string head;
+  std::ifstream(s.path("head.txt")) >> head;
+  if (!git.ok() || head.empty()) head = "unknown";  // built outside a git checkout
+  EXPECT_NE(r.out.find("(commit " + head), std::string::npos) << r.out;
+  const auto run = liebatch(s, "run " + s.file("c.json", R"({"model": {"name": "free_rigid_body"}, "method": "rkmk4", "time": {"t1": 0.1},
+    "step": {"h": 0.01}, "initial": {"state": [1, 0, 0]}, "outputs": {"plot": false}})") + " -o " + s.path("c.h5"));
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(H5(s.path("c.h5")).attr("liebatch_commit").substr(0, head.size()), head);
 }
 
 // --no-simd runs one member per thread: the same results (bitwise here: the free rigid body's
@@ -629,6 +641,43 @@ TEST(Cli, GpuPathRunsTheSymplecticMethodsAsTheCpu) {
   ASSERT_EQ(order.size(), 2u);
   EXPECT_NEAR(order[0], 2, 0.15);
   EXPECT_NEAR(order[1], 2, 0.15);
+}
+
+TEST(Cli, GpuPathRunsHedop5AsTheCpu) {
+  // HEDOP5's kernels are in the command line when LIEBATCH_CLI_GPU_METHODS names hedop5. 256
+  // perturbed Brüls–Cardona tops in SE(3), 100 steps of 1/400: (q, v) and λ held to the engine
+  // test's separate bounds (EnsembleGpu.Hedop5AgreesWithTheCpu): 100·steps·stages·ε for (q, v),
+  // and for λ that bound's rounding divided by h·|a₈₇| (ConstrainedTopProblem::lambda_bound).
+  Scratch s("hedop5_gpu");
+  const std::string why = lb::gpu_unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << "hedop5's GPU path not run: " << why;
+  const auto list = liebatch(s, "list methods");
+  ASSERT_EQ(list.status, 0);
+  bool compiled = false;
+  for (const auto& [name, marked] : listed_methods(list.out)) compiled |= marked && name == "hedop5";
+  if (!compiled) GTEST_SKIP() << "no GPU kernels for hedop5 in this build (add it to LIEBATCH_CLI_GPU_METHODS)";
+  const std::string cfg = s.file("top.json", R"({"model": {"name": "heavy_top_se3", "preset": "bruls_cardona"}, "method": "hedop5",
+    "time": {"t1": 0.25}, "step": {"h": 0.0025}, "outputs": {"samples": 3, "plot": false},
+    "initial": {"ensemble": {"count": 256, "sampler": "box", "seed": 5, "scale": 0.05}}})");
+  const auto c = liebatch(s, "run " + cfg + " --device cpu -o " + s.path("c.h5"));
+  const auto g = liebatch(s, "run " + cfg + " --device gpu -o " + s.path("g.h5"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  ASSERT_EQ(g.status, 0) << g.err;
+  H5 hc(s.path("c.h5")), hg(s.path("g.h5"));
+  EXPECT_EQ(hg.attr("device"), "gpu (requested)");
+  EXPECT_EQ(hg.read<unsigned char>("final/status", H5T_NATIVE_UCHAR), hc.read<unsigned char>("final/status", H5T_NATIVE_UCHAR));
+  EXPECT_EQ(hg.longs("final/steps"), hc.longs("final/steps"));
+  const auto yc = hc.doubles("final/y"), yg = hg.doubles("final/y");  // (21 components, 256 members)
+  ASSERT_EQ(yc.size(), 21u * 256);
+  ASSERT_EQ(yg.size(), yc.size());
+  const std::size_t qv = 18 * 256;
+  const double eps = 2.220446049250313e-16, h = 0.0025;
+  const double qv_bound = 100 * 100 * 7 * eps, lambda_bound = eps * 15 * 2 * (1.05 * 150 * std::sqrt(2.0)) / (h * 3280.0 / 75413.0);
+  const double dqv = max_rel({yg.begin(), yg.begin() + qv}, {yc.begin(), yc.begin() + qv});
+  const double dl = max_rel({yg.begin() + qv, yg.end()}, {yc.begin() + qv, yc.end()});
+  EXPECT_LE(dqv, qv_bound);
+  EXPECT_LE(dl, lambda_bound);
+  std::printf("hedop5: GPU within %.2e of the CPU in (q, v) (bound %.1e), %.2e in lambda (bound %.1e)\n", dqv, qv_bound, dl, lambda_bound);
 }
 
 }  // namespace

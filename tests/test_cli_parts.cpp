@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -81,19 +82,45 @@ TEST(OrderFit, TheSettledToleranceScalesWithTheStepRatio) {
 TEST(PlotScript, FewPointsAreVisibleAndADegenerateAxisGetsARange) {
   // Three hits at x = 0.5 exactly: gnuplot drew single-pixel dots on an empty x range.
   const std::vector<lb::cli::Series> hits = {{"hits", {0.5, 0.5, 0.5}, {1.0, 1.25, 1.5}}};
-  const std::string gp = lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, hits, {"d0"});
+  const std::string gp = lb::cli::plot_script({"t", "x", "y", false, false, true}, hits);
   EXPECT_NE(gp.find("w points pt 7 ps 0.8"), std::string::npos) << gp;
   EXPECT_EQ(gp.find("w dots"), std::string::npos) << gp;
   EXPECT_NE(gp.find("set xrange [0.4995:0.5005]"), std::string::npos) << gp;
   EXPECT_EQ(gp.find("set yrange"), std::string::npos) << "a spread axis keeps gnuplot's range";
   // Values equal in 9 leading digits get tick labels precise enough to differ (12 or 13 digits).
   const std::vector<lb::cli::Series> close = {{"hits", {1.0, 2.0}, {1000.000001, 1000.000002}}};
-  EXPECT_NE(lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, close, {"d0"}).find("set format y '%.1"),
+  EXPECT_NE(lb::cli::plot_script({"t", "x", "y", false, false, true}, close).find("set format y '%.1"),
             std::string::npos);
   // A dense cloud is drawn with dots.
   lb::cli::Series cloud{"hits", std::vector<double>(200000, 0.0), std::vector<double>(200000, 0.0)};
   for (std::size_t i = 0; i < cloud.x.size(); ++i) { cloud.x[i] = double(i); cloud.y[i] = double(i % 7); }
-  EXPECT_NE(lb::cli::plot_script("p.png", {"t", "x", "y", false, false, true}, {cloud}, {"d0"}).find("w dots"), std::string::npos);
+  EXPECT_NE(lb::cli::plot_script({"t", "x", "y", false, false, true}, {cloud}).find("w dots"), std::string::npos);
+}
+
+// Issue 33: the script names only liebatch's own files (plot.png, s0.dat, ...), a title cannot
+// end its command (a newline shows as '?', a quote is doubled, nothing is substituted inside
+// single quotes), the legend sits below the frame, and a section's hits are coloured by member
+// (8 colours, cycling) or by an observable on a colour scale, their size from their number.
+TEST(PlotScript, NamesAreLiebatchsTitlesCannotEndACommandAndHitsAreColoured) {
+  using lb::cli::Colour;
+  const std::vector<lb::cli::Series> s = {{"a'b\nsystem \"touch PWNED\"", {0, 1}, {0, 1}}};
+  const std::string gp = lb::cli::plot_script({"x\ny", "`id`", "$(id)", false, false, false}, s);
+  std::istringstream lines(gp);
+  for (std::string line; std::getline(lines, line);)
+    EXPECT_TRUE(line.rfind("set ", 0) == 0 || line.rfind("unset ", 0) == 0 || line.rfind("plot ", 0) == 0) << "a command of its own: " << line;
+  EXPECT_NE(gp.find("set output 'plot.png'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("'s0.dat' u 1:2 "), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title 'a''b?system \"touch PWNED\"'"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set key below"), std::string::npos) << gp;
+  lb::cli::Series hits{"hits", {0, 1, 2}, {0, 1, 2}, "", {0, 1, 2}};
+  const std::string by_member = lb::cli::plot_script({"t", "x", "y", false, false, true, Colour::cycle}, {hits});
+  EXPECT_NE(by_member.find("u 1:2:(int($3) % 8 + 1) w points pt 7 ps 0.80 lc variable notitle"), std::string::npos) << by_member;
+  const std::string by_energy = lb::cli::plot_script({"t", "x", "y", false, false, true, Colour::palette, "energy"}, {hits});
+  EXPECT_NE(by_energy.find("u 1:2:3 w points pt 7 ps 0.80 lc palette"), std::string::npos) << by_energy;
+  EXPECT_NE(by_energy.find("set cblabel 'energy'"), std::string::npos) << by_energy;
+  lb::cli::Series many{"hits", std::vector<double>(50000, 0.0), std::vector<double>(50000, 0.0)};
+  EXPECT_NE(lb::cli::plot_script({"t", "x", "y", false, false, true}, {many}).find("ps 0.16"), std::string::npos)
+      << "0.8 sqrt(2000 / 50000)";
 }
 
 TEST(OutputMark, LiebatchRecognisesOnlyTheFilesItMarked) {

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "scalar.hpp"
+#include "vec.hpp"
 
 namespace lb {
 
@@ -122,5 +123,19 @@ template <class T> LB_HD DoubleWord<T> cos(const DoubleWord<T>& a) {
 }
 template <class T> LB_HD DoubleWord<T> abs(const DoubleWord<T>& a) { return a.hi < T(0) ? -a : a; }
 template <class T> LB_HD bool isfinite(const DoubleWord<T>& a) { return lb::isfinite(a.hi) && lb::isfinite(a.lo); }
+
+/// c + Σᵢ aᵢbᵢ as if computed in twice T's precision and rounded once (Dot2 of [ORO05], Alg. 5.3:
+/// 2Prod and 2Sum, their errors summed apart); what a conversion needs that must not bias a
+/// conserved quantity by its rounding.
+template <class T, int N> LB_HD T dot2(const Vec<T, N>& a, const Vec<T, N>& b, T c = T(0)) {
+  using W = DoubleWord<T>;
+  T s = c, e = T(0);
+  for (int i = 0; i < N; ++i) {
+    const W p = W::two_prod(a[i], b[i]), t = W::two_sum(s, p.hi);
+    s = t.hi;
+    e += p.lo + t.lo;
+  }
+  return s + e;
+}
 
 }  // namespace lb

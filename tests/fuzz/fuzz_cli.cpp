@@ -229,13 +229,18 @@ int main(int argc, char** argv) {
     if (pick(r, 8)) args.push_back("--no-plot");  // gnuplot now and then
     if (pick(r, 4)) args.push_back("-q");
     std::string out = "out.h5";
-    switch (pick(r, 12)) {
+    switch (pick(r, 16)) {
       case 0: out = "config.json"; break;
       case 1: out = "states.h5"; break;  // its CSV would be states.csv: none here, so allowed
       case 2: out = "out.txt"; break;
       case 3: out = "."; break;
       case 4: out = "missing-dir/out.h5"; break;
       case 5: out = std::string(5000, 'o') + ".h5"; break;
+      // Names a shell or gnuplot would read as code (issue 33): the plot must not run them.
+      case 6: out = "x\nsystem \"touch PWNED\"\ny.h5"; break;
+      case 7: out = "$(touch PWNED);`touch PWNED`'\"\\.h5"; break;
+      case 8: out = std::string("-\xff\xfe\x01.h5"); break;
+      case 9: out = std::string(250, 'n') + ".h5"; break;
       default: break;
     }
     args.insert(args.end(), {"-o", out});
@@ -278,6 +283,7 @@ int main(int argc, char** argv) {
     if (slurp("config.json") != text) why += (why.empty() ? "" : "; ") + std::string("the config was changed");
     if (slurp("states.txt") != states) why += (why.empty() ? "" : "; ") + std::string("the states file was changed");
     if (slurp("victim.txt") != theirs) why += (why.empty() ? "" : "; ") + std::string("a link's target was written");
+    if (fs::exists("PWNED")) why += (why.empty() ? "" : "; ") + std::string("an output name was run as a command");
     if (!pre.empty() && (pre_kind == 2 ? !fs::is_symlink(pre) : (pre_kind == 1 || !force) && slurp(pre) != theirs))
       why += (why.empty() ? "" : "; ") + pre + (pre_kind == 1 ? " (read-only)" : pre_kind == 2 ? " (a link)" : " (someone else's)") +
              " was replaced";

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 
@@ -131,6 +132,14 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       const int first = plan.samples > 0 ? (c == 0 ? 0 : c * plan.per_chunk + 1) : 0;
       const int last = plan.samples > 0 ? std::min((c + 1) * plan.per_chunk, plan.samples - 1) : -1;
       const SampleView<T> sv{first, B::raw(st), B::raw(sy), B::raw(so)};
+      // A sample a member never reaches (it failed before) stays NaN in t, y and the observables:
+      // never a zero that looks like data.
+      if (slots > 0) {
+        constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+        b.fill(st, nan);
+        b.fill(sy, nan);
+        b.fill(so, nan);
+      }
       if constexpr (sections) b.fill(found, 0L);
       const auto started = std::chrono::steady_clock::now();
       // Within a long chunk, progress by members done (a backend that can tell, at most every 0.1 s).

@@ -91,7 +91,7 @@ template <class T> struct EnsembleOutput {
   std::vector<std::uint8_t> status;  ///< lb::Status per member
   std::vector<long> iterations;      ///< implicit methods: Newton iterations per member, every attempt's (else empty)
   std::vector<int> iterations_max;   ///< implicit methods: the most of one attempt per member (else empty)
-  std::vector<T> sample_t;           ///< [k·size + i]
+  std::vector<T> sample_t;           ///< [k·size + i]; NaN (with y and observables) where a member failed before sample k
   std::vector<T> sample_y;           ///< [(k·dim + d)·size + i]
   std::vector<T> sample_obs;         ///< [(k·nobs + o)·size + i]
   std::string device;                ///< where it ran, e.g. "cpu, 2 threads"

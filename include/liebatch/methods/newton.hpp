@@ -17,7 +17,7 @@ template <class T, int N> struct SquareMat {
 };
 
 /// Solves A x = b by Gaussian elimination with partial pivoting (A and b are copies). Returns false
-/// (x then unspecified) when a pivot is zero or not finite: a singular or non-finite system.
+/// (x then NaN) when a pivot is zero or not finite: a singular or non-finite system.
 template <int N, class T> LB_HD bool lu_solve(SquareMat<T, N> A, Vec<T, N> b, Vec<T, N>& x) {
   LB_UNROLL for (int k = 0; k < N; ++k) {
     int p = k;
@@ -33,7 +33,10 @@ template <int N, class T> LB_HD bool lu_solve(SquareMat<T, N> A, Vec<T, N> b, Ve
       b[p] = t;
     }
     const T piv = A.a[k][k];
-    if (!(piv != T(0) && lb::isfinite(piv))) return false;
+    if (!(piv != T(0) && lb::isfinite(piv))) {
+      LB_UNROLL for (int i = 0; i < N; ++i) x[i] = T(0) / T(0);  // never read as a solution: NaN, not stale memory
+      return false;
+    }
     LB_UNROLL for (int i = k + 1; i < N; ++i) {
       const T l = A.a[i][k] / piv;
       LB_UNROLL for (int j = k + 1; j < N; ++j) A.a[i][j] -= l * A.a[k][j];

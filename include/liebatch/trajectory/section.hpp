@@ -32,7 +32,9 @@ template <class T> struct Hyperplane {
 };
 
 /// The stroboscopic section t = t₀ + kT, k ≥ 1: hit times are exact, and the state there is the
-/// step re-taken to that time (any step size; several strobes in one step are all recorded).
+/// step re-taken to that time (any step size; several strobes in one step are all recorded). A run
+/// over (t₀ of the run, t₁] records strobe k once exactly when its computed time t₀ + kT lies in
+/// that interval: a strobe within rounding of a step's end belongs to the step it ends.
 template <class T> struct Stroboscopic {
   T t0;
   T period;  ///< T > 0
@@ -208,33 +210,40 @@ LB_HD void sign_changes(const Model& model, const Section& sec, typename Model::
   }
 }
 
-/// Every t₀ + kT in (t, t + h], the state there the step re-taken (the step's end taken as is).
+/// Every strobe t₀ + kT, k ≥ 1, in (t, t_end], the state there the step re-taken (the step's end
+/// taken as is). t_end is the time the stepping sets after this step, the next step's t, so the
+/// steps' intervals tile the span and each k is owned by exactly one step: the test is on the
+/// computed tₖ = t₀ + kT alone, against the same two numbers on either side of a step boundary.
 template <class Method, class Model, class OnHit>
 LB_HD void strobes(const Model& model, const Stroboscopic<typename Model::space::scalar>& sec,
                    typename Model::space::scalar t, const typename Model::space::point& y,
-                   typename Model::space::scalar h, const typename Model::space::point& y1, OnHit&& on_hit) {
+                   typename Model::space::scalar t_end, const typename Model::space::point& y1, OnHit&& on_hit) {
   using T = typename Model::space::scalar;
-  for (T k = lb::floor((t - sec.t0) / sec.period) + T(1);; k += T(1)) {
+  // From the k whose tₖ may lie at or just below t (the quotient is rounded either way): the loop's
+  // own test, tₖ > t, decides.
+  for (T k = lb::max(lb::floor((t - sec.t0) / sec.period), T(1)); k + T(1) > k; k += T(1)) {  // (k stays a whole number)
     const T tk = sec.t0 + k * sec.period;
-    if (tk > t + h) break;
-    if (tk > t) on_hit(tk, tk == t + h ? y1 : Method::step(model, t, y, tk - t).y, true);
+    if (tk > t_end) break;
+    if (tk > t) on_hit(tk, tk == t_end ? y1 : Method::step(model, t, y, tk - t).y, true);
   }
 }
 }  // namespace detail
 
-/// Crossings of sec over an accepted step (t, y) → (t + h, y1), in time order: on_hit(t*, y*, true)
-/// for each located crossing, on_hit(t, y, false) for a suspected pair of crossings the re-taken
-/// step did not confirm. tol: root tolerance relative to the step (θ units). Stroboscopic sections
-/// report every strobe time in (t, t + h].
+/// Crossings of sec over an accepted step (t, y) → (t_end, y1) of size h, in time order:
+/// on_hit(t*, y*, true) for each located crossing, on_hit(t, y, false) for a suspected pair of
+/// crossings the re-taken step did not confirm. tol: root tolerance relative to the step (θ units).
+/// t_end is the time the stepping sets after the step (t + h but for rounding: a grid point, a
+/// stop). Stroboscopic sections report every strobe time in (t, t_end].
 template <class Method, class Model, class Section, class OnHit>
 LB_HD void find_crossings(const Model& model, const Section& sec, typename Model::space::scalar t,
                           const typename Model::space::point& y, typename Model::space::scalar h,
-                          const typename Model::space::point& y1, typename Model::space::scalar tol, OnHit&& on_hit) {
+                          typename Model::space::scalar t_end, const typename Model::space::point& y1,
+                          typename Model::space::scalar tol, OnHit&& on_hit) {
   if constexpr (requires { sec.kind; }) {
     if (sec.kind == Section::Kind::level) detail::sign_changes<Method>(model, sec.level, t, y, h, y1, tol, on_hit);
-    else if (sec.kind == Section::Kind::strobe) detail::strobes<Method>(model, sec.strobe, t, y, h, y1, on_hit);
+    else if (sec.kind == Section::Kind::strobe) detail::strobes<Method>(model, sec.strobe, t, y, t_end, y1, on_hit);
   } else if constexpr (requires { sec.period; }) {
-    detail::strobes<Method>(model, sec, t, y, h, y1, on_hit);
+    detail::strobes<Method>(model, sec, t, y, t_end, y1, on_hit);
   } else {
     detail::sign_changes<Method>(model, sec, t, y, h, y1, tol, on_hit);
   }

@@ -169,13 +169,14 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   auto at = [](const auto& x, int l) {
     if constexpr (packed) return lane(x, l); else return x;
   };
-  // Lanes where a step (t_prev, y_prev) → (s.t, s.y) of size hh was accepted: crossings, lane by lane.
+  // Lanes where a step (t_prev, y_prev) → (s.t, s.y) of size hh was accepted: crossings, lane by
+  // lane; strobes against s.t itself, the next step's start, so that none falls between two steps.
   auto crossings = [&](const M& where, const T& t_prev, const P& y_prev, const T& hh) {
     if constexpr (sections) {
       lb::for_lanes(where, [&](int l) {
         auto hit = [&](auto th, const auto& yh, bool confirmed) { on_hit(l, th, yh, confirmed); };
-        if constexpr (packed) find_crossings<Method>(lanes(l), section, at(t_prev, l), at(y_prev, l), at(hh, l), at(s.y, l), hit_tol, hit);
-        else find_crossings<Method>(model, section, t_prev, y_prev, hh, s.y, hit_tol, hit);
+        if constexpr (packed) find_crossings<Method>(lanes(l), section, at(t_prev, l), at(y_prev, l), at(hh, l), at(s.t, l), at(s.y, l), hit_tol, hit);
+        else find_crossings<Method>(model, section, t_prev, y_prev, hh, s.t, s.y, hit_tol, hit);
       });
     }
   };
