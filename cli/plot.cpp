@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include "config_node.hpp"
 #include "output_files.hpp"
 #include "process.hpp"
 
@@ -96,7 +97,7 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
   // temporary name beside `png` and renamed into place, as every other output.
   std::error_code ec;
   std::string dir = (fs::temp_directory_path(ec) / "liebatch-plot-XXXXXX").string();
-  if (ec || !::mkdtemp(dir.data())) return "cannot create a temporary directory in '" + dir + "': " + std::strerror(ec ? ec.value() : errno);
+  if (ec || !::mkdtemp(dir.data())) return "cannot create a temporary directory '" + echo(dir) + "': " + std::strerror(ec ? ec.value() : errno);
   const fs::path d(dir);
   std::string why;
   try {
@@ -108,9 +109,9 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
         if (!series[k].c.empty()) out << ' ' << series[k].c[i];
         out << '\n';
       }
-      if (!out.flush()) throw IoError("cannot write the plot's data in '" + dir + "'");
+      if (!out.flush()) throw IoError("cannot write the plot's data in '" + echo(dir) + "'");
     }
-    if (!(std::ofstream(d / script_name) << plot_script(spec, series)).flush()) throw IoError("cannot write the plot's script in '" + dir + "'");
+    if (!(std::ofstream(d / script_name) << plot_script(spec, series)).flush()) throw IoError("cannot write the plot's script in '" + echo(dir) + "'");
     ProgramIo io;
     io.dir = dir;
     io.error_file = error_name;
@@ -125,8 +126,9 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
       Temporary tmp(png);
       std::ifstream in(d / picture_name, std::ios::binary);
       std::ofstream out(tmp.name(), std::ios::binary | std::ios::trunc);
-      if (!(out << in.rdbuf()) || !out.flush()) throw IoError("cannot write '" + png + "'");
-      out.close();
+      out << in.rdbuf();
+      out.close();  // a full disk may show only here
+      if (!out) throw IoError("cannot write '" + echo(png) + "'");
       tmp.commit(png);
     }
   } catch (const IoError& e) {
