@@ -50,13 +50,20 @@ std::vector<double> state_of(const nlohmann::json& v, const std::string& path, i
   return y;
 }
 
+/// What a state must hold: `dim` numbers, or `dim − r` where a constrained system's r multipliers
+/// are left out (and completed).
+std::string expected_state(int dim, int r) {
+  return "expected " + std::to_string(dim) +
+         (r > 0 ? " numbers (q, v, lambda) or " + std::to_string(dim - r) + " (q, v; lambda completed)" : " numbers (the model's state)");
+}
+
 /// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments;
-/// `dim` numbers a line, or `dim − r` where a constrained system's r multipliers are left out.
-std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim, int multipliers) {
+/// each as expected_state(dim, r) says.
+std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim, int r) {
   if (const std::string why = unreadable(file); !why.empty()) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + why);
   std::ifstream in(file);
   if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
-  std::vector<std::vector<double>> r;
+  std::vector<std::vector<double>> states;
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {
     if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
@@ -72,15 +79,12 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
       y.push_back(x);
     }
     if (y.empty()) continue;
-    const int m = multipliers;
-    if (int(y.size()) != dim && (m == 0 || int(y.size()) != dim - m))
-      Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected " + std::to_string(dim) +
-                           (m > 0 ? " numbers (q, v, lambda) or " + std::to_string(dim - m) + " (q, v; lambda completed)" : " numbers (the model's state)") +
-                           ", got " + std::to_string(y.size()));
-    r.push_back(y);
+    if (int(y.size()) != dim && (r == 0 || int(y.size()) != dim - r))
+      Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": " + expected_state(dim, r) + ", got " + std::to_string(y.size()));
+    states.push_back(y);
   }
-  if (r.empty()) Node::fail(path, "'" + echo(file) + "' holds no states");
-  return r;
+  if (states.empty()) Node::fail(path, "'" + echo(file) + "' holds no states");
+  return states;
 }
 
 std::string fmt(double x) {
@@ -107,8 +111,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   };
   auto state = [&](const nlohmann::json& v, const std::string& path) {
     if (r > 0 && v.is_array() && int(v.size()) != dim && int(v.size()) != dim - r)
-      Node::fail(path, "expected " + std::to_string(dim) + " numbers (q, v, lambda) or " + std::to_string(dim - r) +
-                           " (q, v; lambda completed), got " + std::to_string(v.size()));
+      Node::fail(path, expected_state(dim, r) + ", got " + std::to_string(v.size()));
     if (r == 0 || !v.is_array() || int(v.size()) != dim - r) return state_of(v, path, dim);
     return completed(state_of(v, path, dim - r));
   };
