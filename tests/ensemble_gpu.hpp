@@ -43,4 +43,9 @@ std::string gpu_structure_check();
 /// GPU in batches). "" when all holds, else what differs.
 std::string gpu_sections_check();
 
+/// The stroboscopic draws of strobe_draws.hpp on the device against the CPU, fixed steps (rkmk4)
+/// and adaptive (rkmk54): the same strobes at bitwise the same times. "" when all holds; `strobes`
+/// counts those recorded.
+std::string gpu_strobes_check(bool adaptive, long& strobes);
+
 }  // namespace lbtest

@@ -65,4 +65,16 @@ TEST(EnsembleGpu, SectionCrossingsMatchTheCpu) {
   EXPECT_EQ(lbtest::gpu_sections_check(), "");
 }
 
+// Issue 33, item 2, on the device (test_sections.cpp has the property on the CPU and the emulated
+// path). Its first run on the H200 found a strobe lost: nvcc contracted t₀ₛ + kT into an FMA, and a
+// strobe at t₁ by the CPU's rounding fell an ulp past it. tₖ is now the CPU's, bitwise.
+TEST(EnsembleGpu, EveryStrobeIsRecordedOnce) {
+  if (const std::string why = lb::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  for (const bool adaptive : {false, true}) {
+    long strobes = 0;
+    EXPECT_EQ(lbtest::gpu_strobes_check(adaptive, strobes), "") << (adaptive ? "rkmk54, adaptive" : "rkmk4, fixed steps");
+    std::printf("%s: %ld strobes as the CPU's\n", adaptive ? "rkmk54, adaptive" : "rkmk4, fixed steps", strobes);
+  }
+}
+
 }  // namespace

@@ -214,6 +214,7 @@ TEST(Sections, StroboscopicHitsAreExactInTimeAndFollowTheClosedForm) {
 #include <liebatch/ensemble/cpu.hpp>
 #include "ensembles.hpp"
 #include "host_backend.hpp"
+#include "strobe_draws.hpp"
 
 namespace {
 
@@ -330,55 +331,6 @@ TEST(SectionsEnsemble, AnySectionEqualsEachSectionBitwise) {
 // and (section t₀ₛ, T), decimal and binary, fixed and adaptive, T below, at and above h: the
 // recorded times are exactly {t₀ₛ + kT : k ≥ 1, t₀ < t₀ₛ + kT ≤ t₁} as the engine computes them,
 // each once, in order; the scalar engine, the packs and the emulated GPU path agree bitwise.
-struct StrobeDraw {
-  lb::Stroboscopic<double> sec;
-  lb::Ensemble<P1> e;
-};
-
-/// One section and `n` members with their own t₀, t₁ and h: decimals (hundredths) or binary
-/// fractions, so that strobes fall on grid points in exact arithmetic and near them in floating point.
-StrobeDraw strobe_draw(std::mt19937_64& rng, std::size_t n, bool binary) {
-  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const double unit = binary ? std::ldexp(1.0, -uniform(5, 8)) : 0.01;  // the grid of every number drawn
-  // h ≤ 0.12 (decimal) or 0.375 (binary) keeps RKMK4 on the pendulum (ω ≈ 3) far from failing.
-  const int hk = uniform(2, 6), tk = std::array<int, 5>{hk, 2 * hk, 3 * hk, std::max(1, hk / 2), uniform(1, 30)}[uniform(0, 4)];
-  StrobeDraw d{{uniform(-300, 300) * unit, tk * unit}, lbtest::released_pendulums(n, 1.0)};
-  d.e.t0.v.resize(n);
-  d.e.t1.v.resize(n);
-  d.e.control.v.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    d.e.t0.v[i] = uniform(-200, 200) * unit;
-    d.e.t1.v[i] = d.e.t0.v[i] + uniform(1, 100) * unit;
-    d.e.control.v[i].h = hk * unit * std::array<double, 4>{1, 1, 0.5, 2}[uniform(0, 3)];
-    d.e.control.v[i].atol = d.e.control.v[i].rtol = 1e-8;
-  }
-  d.e.max_hits = 128;  // every strobe of a member kept: a span of at most 100 units, a period of at least 1
-  return d;
-}
-
-/// "" when member i recorded exactly the strobes in (t₀, t₁], each once and in order.
-std::string strobe_mismatch(const StrobeDraw& d, const lb::EnsembleOutput<double>& out) {
-  std::size_t r = 0;
-  for (std::size_t i = 0; i < d.e.size; ++i) {
-    std::vector<double> want;  // tₖ as the engine computes it: k a double, counted up from 1
-    for (double k = 1;; k += 1) {
-      const double tk = d.sec.t0 + k * d.sec.period;
-      if (tk > d.e.t1[i]) break;
-      if (tk > d.e.t0[i]) want.push_back(tk);
-    }
-    std::vector<double> got;
-    for (; r < out.hit_t.size() && out.hit_member[r] == i; ++r) got.push_back(out.hit_t[r]);
-    if (out.status[i] != std::uint8_t(lb::Status::ok)) return "member " + std::to_string(i) + " failed: the draw's step is too long";
-    if (got != want || out.hits[i] != long(want.size()) || out.lost_hits[i] != 0) {
-      char msg[320];
-      std::snprintf(msg, sizeof msg, "member %zu (t0 %.17g, t1 %.17g, h %.17g; strobes t0 %.17g, period %.17g): %zu recorded, %zu expected",
-                    i, d.e.t0[i], d.e.t1[i], d.e.control[i].h, d.sec.t0, d.sec.period, got.size(), want.size());
-      return msg;
-    }
-  }
-  return r == out.hit_t.size() ? "" : "records of no member";
-}
-
 template <class Method, bool adaptive> void each_strobe_once() {
   std::mt19937_64 rng(33);
   lb::RunOptions o;
@@ -386,10 +338,10 @@ template <class Method, bool adaptive> void each_strobe_once() {
   o.threads = 1;
   long strobes = 0;
   for (int g = 0; g < 100; ++g) {
-    const StrobeDraw d = strobe_draw(rng, 100, g % 2);
+    const lbtest::StrobeDraw d = lbtest::strobe_draw(rng, 100, g % 2);
     o.simd = true;
     const auto packs = lb::run_cpu<Method>(d.e, o, d.sec);
-    ASSERT_EQ(strobe_mismatch(d, packs), "") << "draw " << g << (g % 2 ? ", binary" : ", decimal");
+    ASSERT_EQ(lbtest::strobe_mismatch(d, packs), "") << "draw " << g << (g % 2 ? ", binary" : ", decimal");
     o.simd = false;
     EXPECT_EQ(lbtest::difference(packs, lb::run_cpu<Method>(d.e, o, d.sec)), "") << "packs against the scalar engine, draw " << g;
     EXPECT_EQ(lbtest::difference(packs, lb::run_batched<lbtest::HostBackend, Method>(d.e, o, d.sec)), "")
@@ -397,6 +349,9 @@ template <class Method, bool adaptive> void each_strobe_once() {
     strobes += long(packs.hit_t.size());
   }
   std::printf("10^4 draws, %ld strobes, each recorded once\n", strobes);
+  long emulated = 0;  // the device's check (ensemble_gpu_strobes.cu) on the emulated path: bitwise
+  EXPECT_EQ((lbtest::strobes_against_cpu<lbtest::HostBackend, Method, adaptive>(emulated)), "");
+  EXPECT_EQ(emulated, strobes);
 }
 
 TEST(SectionsEnsemble, EveryStrobeIsRecordedOnceFixedSteps) { each_strobe_once<lb::methods::rkmk4, false>(); }

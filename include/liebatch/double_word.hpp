@@ -2,7 +2,7 @@
 // twice T's precision, built on the error-free transformations 2Sum, Fast2Sum and 2Prod (with an
 // FMA). They are exact only if no product is contracted with a neighbouring sum into an FMA: the
 // host build compiles with -ffp-contract=off (a user's build including this header must too), and
-// on the device, where nvcc contracts by default, the products are __dmul_rn / __fmul_rn, which it
+// on the device, where nvcc contracts by default, the products are mul_rn (scalar.hpp), which it
 // never contracts. A scalar type for the core (Vec, Mat3, SO3, the series of series.hpp) like
 // dual.hpp's: it compares by its value, its lane is T (lane_t<DoubleWord<T>> = T, so the series
 // take T's terms and coefficients: truncated at T's precision) and it brings sqrt, sin, cos, abs
@@ -12,24 +12,11 @@
 // conserved quantity by the same amount step after step (docs/symplectic.md §4). Host and device,
 // float and double; no allocation.
 #pragma once
-#include <type_traits>
 
 #include "scalar.hpp"
 #include "vec.hpp"
 
 namespace lb {
-
-namespace dw_detail {
-/// a·b rounded on its own, never contracted into an FMA with a sum (see above).
-template <class T> LB_HD T mul(T a, T b) {
-#ifdef __CUDA_ARCH__
-  if constexpr (std::is_same_v<T, float>) return __fmul_rn(a, b);
-  else return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-}  // namespace dw_detail
 
 template <class T> struct DoubleWord {
   T hi;  ///< the value rounded to T
@@ -54,13 +41,13 @@ template <class T> struct DoubleWord {
   }
   /// p + e = a·b exactly (2Prod: the FMA gives the product's rounding error).
   LB_HD static DoubleWord two_prod(T a, T b) {
-    const T p = dw_detail::mul(a, b);
+    const T p = lb::mul_rn(a, b);
     return {p, lb::fma(a, b, -p)};
   }
   /// x·y for a T y ([JMP17 Alg. 7], DWTimesFP1): relative error ≤ 1.5u² + 4u³.
   LB_HD static DoubleWord times(const DoubleWord& x, T y) {
     const DoubleWord c = two_prod(x.hi, y);
-    const DoubleWord t = fast_two_sum(c.hi, dw_detail::mul(x.lo, y));
+    const DoubleWord t = fast_two_sum(c.hi, lb::mul_rn(x.lo, y));
     return fast_two_sum(t.hi, t.lo + c.lo);
   }
 
@@ -76,7 +63,7 @@ template <class T> struct DoubleWord {
   /// [JMP17 Alg. 12] (DWTimesDW3): relative error ≤ 5u² (JMP17's Theorem; 4u² observed there).
   LB_HD friend DoubleWord operator*(const DoubleWord& x, const DoubleWord& y) {
     const DoubleWord c = two_prod(x.hi, y.hi);
-    return fast_two_sum(c.hi, c.lo + lb::fma(x.lo, y.hi, lb::fma(x.hi, y.lo, dw_detail::mul(x.lo, y.lo))));
+    return fast_two_sum(c.hi, c.lo + lb::fma(x.lo, y.hi, lb::fma(x.hi, y.lo, lb::mul_rn(x.lo, y.lo))));
   }
   /// [JMP17 Alg. 17] (DWDivDW2): relative error ≤ 15u² + 56u³.
   LB_HD friend DoubleWord operator/(const DoubleWord& x, const DoubleWord& y) {
@@ -115,11 +102,11 @@ template <class T> LB_HD DoubleWord<T> sqrt(const DoubleWord<T>& a) {
 }
 /// sin(hi + lo) = sin(hi) + cos(hi)·lo + O(lo²): as accurate as T's sin.
 template <class T> LB_HD DoubleWord<T> sin(const DoubleWord<T>& a) {
-  return DoubleWord<T>::two_sum(lb::sin(a.hi), dw_detail::mul(lb::cos(a.hi), a.lo));
+  return DoubleWord<T>::two_sum(lb::sin(a.hi), lb::mul_rn(lb::cos(a.hi), a.lo));
 }
 /// cos(hi + lo) = cos(hi) − sin(hi)·lo + O(lo²): as accurate as T's cos.
 template <class T> LB_HD DoubleWord<T> cos(const DoubleWord<T>& a) {
-  return DoubleWord<T>::two_sum(lb::cos(a.hi), -dw_detail::mul(lb::sin(a.hi), a.lo));
+  return DoubleWord<T>::two_sum(lb::cos(a.hi), -lb::mul_rn(lb::sin(a.hi), a.lo));
 }
 template <class T> LB_HD DoubleWord<T> abs(const DoubleWord<T>& a) { return a.hi < T(0) ? -a : a; }
 template <class T> LB_HD bool isfinite(const DoubleWord<T>& a) { return lb::isfinite(a.hi) && lb::isfinite(a.lo); }

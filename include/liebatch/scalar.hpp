@@ -46,6 +46,18 @@ template <class T> LB_HD T abs(T x) { using std::abs; return abs(x); }
 template <class T> LB_HD T floor(T x) { using std::floor; return floor(x); }
 /// a·b + c rounded once (the instruction where the machine has one).
 template <class T> LB_HD T fma(T a, T b, T c) { using std::fma; return fma(a, b, c); }
+/// a·b rounded on its own, never contracted into an FMA with a neighbouring sum: the host build
+/// compiles with -ffp-contract=off, and on the device, where nvcc contracts by default, the product
+/// is __dmul_rn / __fmul_rn, which it never contracts. For numbers the host and device must agree on
+/// bitwise (a strobe's time) and for error-free transformations (double_word.hpp).
+template <class T> LB_HD T mul_rn(T a, T b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (std::is_same_v<T, float>) return __fmul_rn(a, b);
+  else return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
 /// Whether x is finite (per lane for a pack: a mask).
 template <class T> LB_HD auto isfinite(T x) { using std::isfinite; return isfinite(x); }
 

@@ -222,7 +222,7 @@ LB_HD void strobes(const Model& model, const Stroboscopic<typename Model::space:
   // From the k whose tₖ may lie at or just below t (the quotient is rounded either way): the loop's
   // own test, tₖ > t, decides.
   for (T k = lb::max(lb::floor((t - sec.t0) / sec.period), T(1)); k + T(1) > k; k += T(1)) {  // (k stays a whole number)
-    const T tk = sec.t0 + k * sec.period;
+    const T tk = sec.t0 + lb::mul_rn(k, sec.period);  // not an FMA on the device: the CPU's tₖ, bitwise
     if (tk > t_end) break;
     if (tk > t) on_hit(tk, tk == t_end ? y1 : Method::step(model, t, y, tk - t).y, true);
   }
