@@ -4,7 +4,7 @@
 // with q ∈ G, v ∈ 𝔤 ≅ ℝⁿ, r holonomic constraints Φ and their gradient B(q) ∈ ℝ^{r×n},
 // B(q)w = DΦ(q)·(q·w̃). Integrators take the index-2 form, the hidden constraint B(q)v = 0, so a
 // state is (q, v, λ) and only (q, v) are initial data: the library completes λ₀
-// (consistent_multiplier). Models: models/constrained_pendulum.hpp (ℝ²),
+// (consistent_multiplier). Models: models/planar_pendulum.hpp (ℝ²),
 // models/constrained_heavy_top.hpp (SE(3)).
 #pragma once
 #include <concepts>
