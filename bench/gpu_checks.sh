@@ -3,7 +3,7 @@
 # dependencies (Eigen, GoogleTest, HDF5, … are Debian packages there is no network to install):
 # build here, carry the executables and their shared libraries, run them there.
 #
-#   here:  cmake -S . -B build-gpu -DLIEBATCH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DLIEBATCH_BUILD_EXAMPLES=OFF \
+#   here:  cmake -S . -B build-gpu -DLIEBATCH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DLIEBATCH_BUILD_EXAMPLES=OFF -DLIEBATCH_BENCH=ON \
 #            -DLIEBATCH_CLI_GPU_METHODS="rkmk4;cf4;rkmk54;slgi0;slgi_half;slgi1;hp_sv_exp;hp_sv_cay"   # the symplectic ones for Cli.Gpu*
 #          cmake --build build-gpu -j2 --target liebatch_cli test_cli <gpu_tests> <benches>   # (lists below) ~32 min on 2 cores
 #          bash bench/gpu_checks.sh stage build-gpu   # .gpu/ and its archive .gpu-bundle/gpu.tar.xz (~29 MB)

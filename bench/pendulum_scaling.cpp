@@ -2,18 +2,6 @@
 // models/pendulum_chain.hpp next to the dense baseline that [CCLMO22 §5.2] suggests (build the
 // 3N×3N matrix R(q) and factor it with partial-pivoting LU, Eigen), in the same run; both fields
 // are compared first. Also the cost of one RKMK4 step. Prints a table and fitted exponents.
-// Eigen brings <immintrin.h>, whose AVX-512 intrinsics GCC 12 reports as uninitialised (GCC bug
-// 105593): silenced for these headers alone, as include/liebatch/pack.hpp does for xsimd's.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <Eigen/Dense>
-#pragma GCC diagnostic pop
-#else
-#include <Eigen/Dense>
-#endif
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +9,9 @@
 
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
+// After liebatch: its pack.hpp reads <immintrin.h> first, inside the pragma that silences GCC 12's
+// false uninitialised reports of the AVX-512 intrinsics (bug 105593), which Eigen's kernels trigger.
+#include <Eigen/Dense>
 
 namespace {
 

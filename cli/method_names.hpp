@@ -11,14 +11,3 @@
 #define LB_CLI_SYMPLECTIC_METHODS(X) LB_SYMPLECTIC_METHODS(X)
 // The half-explicit methods, for the constrained systems.
 #define LB_CLI_CONSTRAINED_METHODS(X) LB_CONSTRAINED_METHODS(X)
-
-// Sanitizer builds (the fuzzer, tests/fuzz) instantiate two methods, a fixed-step one and a pair,
-// so that they compile in minutes; every code path of the command line stays reachable.
-#ifdef LIEBATCH_CLI_FEW_METHODS
-#undef LB_CLI_METHODS
-#define LB_CLI_METHODS(X) X(rkmk4, "RKMK, classical RK4") X(rkmk54, "RKMK Dormand-Prince 5(4) pair")
-#undef LB_CLI_SYMPLECTIC_METHODS
-#define LB_CLI_SYMPLECTIC_METHODS(X)
-#undef LB_CLI_CONSTRAINED_METHODS
-#define LB_CLI_CONSTRAINED_METHODS(X)
-#endif

@@ -35,7 +35,9 @@
 
 // A sanitizer report ends the child with this status, told apart from the command's own 0–4.
 constexpr int sanitizer_status = 86;
-extern "C" const char* __asan_default_options() { return "exitcode=86:detect_leaks=1:abort_on_error=0"; }
+// protect_shadow_gap=0: the CUDA runtime (the command's GPU path, linked where built) maps memory
+// where AddressSanitizer's shadow gap would be.
+extern "C" const char* __asan_default_options() { return "exitcode=86:detect_leaks=1:abort_on_error=0:protect_shadow_gap=0"; }
 extern "C" const char* __lsan_default_options() { return "exitcode=86"; }
 extern "C" const char* __ubsan_default_options() { return "halt_on_error=1:exitcode=86:print_stacktrace=1"; }
 
