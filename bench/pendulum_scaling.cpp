@@ -9,8 +9,9 @@
 
 #include <liebatch/liebatch.hpp>
 #include <liebatch/models/pendulum_chain.hpp>
-// After liebatch: its pack.hpp reads <immintrin.h> first, inside the pragma that silences GCC 12's
-// false uninitialised reports of the AVX-512 intrinsics (bug 105593), which Eigen's kernels trigger.
+// pack.hpp before Eigen: it reads <immintrin.h> first, inside the pragma that silences GCC 12's false
+// uninitialised reports of the AVX-512 intrinsics (bug 105593), which Eigen's kernels trigger too.
+#include <liebatch/pack.hpp>
 #include <Eigen/Dense>
 
 namespace {

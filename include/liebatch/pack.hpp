@@ -20,7 +20,7 @@
 // GCC 12 reports the _mm512_undefined_* operands of its own AVX-512 intrinsics, which xsimd's
 // kernels use, as (maybe-)uninitialised (GCC bug 105593, fixed in 13): silenced for those headers
 // alone, where the report is located, so that every other line keeps the warning.
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13 && defined(__x86_64__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
