@@ -10,7 +10,7 @@
 #include <concepts>
 #include <type_traits>
 
-#include "methods/newton.hpp"
+#include "linear_solve.hpp"
 #include "vec.hpp"
 
 namespace lb {
