@@ -14,6 +14,7 @@ pkgs=(
   libboost-dev           # Boost.Multiprecision float128 reference solutions
   libxsimd-dev xtl-dev   # SIMD packs of members on the CPU (Debian's xsimd links xtl)
   gnuplot-nox            # PNG plots
+  clang-format           # the house style of changed lines (scripts/check-format.sh, CI)
 )
 
 missing=()

@@ -7,8 +7,7 @@ namespace lbtest {
 
 std::string gpu_strobes_check(bool adaptive, long& strobes) {
   using B = lb::cuda::CudaBackend;
-  return adaptive ? strobes_against_cpu<B, lb::methods::rkmk54, true>(strobes)
-                  : strobes_against_cpu<B, lb::methods::rkmk4, false>(strobes);
+  return adaptive ? strobes_against_cpu<B, lb::methods::rkmk54, true>(strobes) : strobes_against_cpu<B, lb::methods::rkmk4, false>(strobes);
 }
 
 }  // namespace lbtest

@@ -10,9 +10,7 @@
 namespace lb {
 
 /// An N×N matrix for the solver, row-major.
-template <class T, int N> struct SquareMat {
-  T a[N][N];
-};
+template <class T, int N> struct SquareMat { T a[N][N]; };
 
 /// Solves A x = b by Gaussian elimination with partial pivoting (A and b are copies). Returns false
 /// (x then NaN) when a pivot is zero or not finite: a singular or non-finite system.
