@@ -102,10 +102,14 @@ int main(int argc, char** argv) {
   std::printf("  %zu ok, %zu hits, %ld lost; worst energy drift %.1e, worst |q1_x| at a hit %.1e, worst ||q1| - 1| %.1e\n", ok,
               out.hit_t.size(), out.total_lost_hits(), drift, worst_x, worst_q);
   std::printf("  wrote %s\n", csv.c_str());
-  examples::gnuplot_png("poincare_double_pendulum", dir, "poincare_double_pendulum.png",
+  examples::gnuplot_png(
+      "poincare_double_pendulum", dir, "poincare_double_pendulum.png",
       "set terminal pngcairo size 1000,800 font ',11'; set output 'poincare_double_pendulum.png'; set title 'Double pendulum, E = " +
           std::to_string(E).substr(0, 6) + ": section {/Symbol q}_1 = 0, d{/Symbol q}_1/dt > 0 (" + std::to_string(n) +
           " initial conditions, RKMK(5,4))'; set xlabel '{/Symbol q}_2'; set ylabel 'd{/Symbol q}_2/dt';"
-          " set xrange [-pi:pi]; unset key; plot 'poincare_double_pendulum.csv' u 4:5 w dots lc rgb '#203080'");
+          " set xrange [-pi:pi]; unset key;"
+          // Coloured by member through 8 colours, so that each orbit, an island's or the sea's, shows
+          // as one colour (the command line's section.plot "colour": "member").
+          " plot 'poincare_double_pendulum.csv' u 4:5:(int($1) % 8 + 1) w dots lc variable");
   return ok == n && out.total_lost_hits() == 0 && worst_x < 1e-9 && worst_q < 1e-13 ? 0 : 1;
 }
