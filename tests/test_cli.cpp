@@ -488,6 +488,16 @@ std::vector<std::pair<std::string, bool>> listed_methods(const std::string& list
   return v;
 }
 
+/// The methods `liebatch list methods` marks [gpu]: those with GPU kernels in this build.
+std::vector<std::string> gpu_listed(const Scratch& s) {
+  const auto list = liebatch(s, "list methods");
+  EXPECT_EQ(list.status, 0) << list.err;
+  std::vector<std::string> v;
+  for (const auto& [name, marked] : listed_methods(list.out))
+    if (marked) v.push_back(name);
+  return v;
+}
+
 /// The observed orders of the converge study `cfg` run on the GPU, its exit status and device checked.
 std::vector<double> converge_on_gpu(const Scratch& s, const std::string& cfg) {
   const auto cv = liebatch(s, "converge " + cfg + " --device gpu -o " + s.path("cv.h5"));
@@ -601,11 +611,9 @@ TEST(Cli, GpuPathRunsTheSymplecticMethodsAsTheCpu) {
   Scratch s("symplectic_gpu");
   const std::string why = lb::gpu_unavailable_reason();
   if (!why.empty()) GTEST_SKIP() << "the symplectic methods' GPU path not run: " << why;
-  const auto list = liebatch(s, "list methods");
-  ASSERT_EQ(list.status, 0);
   std::vector<std::string> gpu;
-  for (const auto& [name, marked] : listed_methods(list.out))
-    if (marked && (name.rfind("slgi", 0) == 0 || name.rfind("hp_sv", 0) == 0)) gpu.push_back(name);
+  for (const auto& name : gpu_listed(s))
+    if (name.rfind("slgi", 0) == 0 || name.rfind("hp_sv", 0) == 0) gpu.push_back(name);
   if (std::find(gpu.begin(), gpu.end(), "slgi_half") == gpu.end() || std::find(gpu.begin(), gpu.end(), "hp_sv_exp") == gpu.end())
     GTEST_SKIP() << "no GPU kernels for slgi_half and hp_sv_exp in this build (add them to LIEBATCH_CLI_GPU_METHODS)";
   // 64 Brüls–Cardona tops (150 rad/s), 200 steps of h = 0.01, one Newton solve per member-step.
@@ -651,11 +659,9 @@ TEST(Cli, GpuPathRunsHedop5AsTheCpu) {
   Scratch s("hedop5_gpu");
   const std::string why = lb::gpu_unavailable_reason();
   if (!why.empty()) GTEST_SKIP() << "hedop5's GPU path not run: " << why;
-  const auto list = liebatch(s, "list methods");
-  ASSERT_EQ(list.status, 0);
-  bool compiled = false;
-  for (const auto& [name, marked] : listed_methods(list.out)) compiled |= marked && name == "hedop5";
-  if (!compiled) GTEST_SKIP() << "no GPU kernels for hedop5 in this build (add it to LIEBATCH_CLI_GPU_METHODS)";
+  const auto listed = gpu_listed(s);
+  if (std::find(listed.begin(), listed.end(), "hedop5") == listed.end())
+    GTEST_SKIP() << "no GPU kernels for hedop5 in this build (add it to LIEBATCH_CLI_GPU_METHODS)";
   const std::string cfg = s.file("top.json", R"({"model": {"name": "heavy_top_se3", "preset": "bruls_cardona"}, "method": "hedop5",
     "time": {"t1": 0.25}, "step": {"h": 0.0025}, "outputs": {"samples": 3, "plot": false},
     "initial": {"ensemble": {"count": 256, "sampler": "box", "seed": 5, "scale": 0.05}}})");
