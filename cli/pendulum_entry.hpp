@@ -1,5 +1,5 @@
-// Command-line entry for the N-fold spherical pendulum, any compiled N (models_pendulum*.cpp
-// instantiate N ∈ {1, 2, 3, 5, 10, 20, 32}, split in two files to compile in parallel).
+// Command-line entry for the N-fold spherical pendulum, for any N; the build compiles the N of
+// LIEBATCH_CLI_CHAINS, one unit each.
 #pragma once
 #include <cmath>
 
@@ -43,10 +43,8 @@ template <int N> struct PendulumEntry {
   }
 };
 
-/// The runner for the chain of `n` links (n compiled in this file's set), or null.
-std::unique_ptr<ModelRunner> make_pendulum_short(int n, Node* params, const std::string& preset);
-std::unique_ptr<ModelRunner> make_pendulum_long(int n, Node* params, const std::string& preset);
-
+/// The runner for the chain of N links; instantiated for each N of LIEBATCH_CLI_CHAINS in a unit of
+/// its own (models_pendulum_N.cpp, generated).
 template <int N> std::unique_ptr<ModelRunner> make_pendulum(Node* params, const std::string& preset) {
   auto p = PendulumEntry<N>::parse(params, preset);
   if (params) params->finish();

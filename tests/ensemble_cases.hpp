@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include <liebatch/ensemble/engine.hpp>
 #include <liebatch/ensemble/cpu.hpp>
@@ -112,13 +113,27 @@ template <class B, class Method, class P, Part part = Part::all> Comparison comp
   return r;
 }
 
+/// The position of a method in LB_METHODS (−1 for another name).
+constexpr int method_index(std::string_view name) {
+  int i = 0;
+#define LB_METHOD_INDEX(m, w, ...) \
+  if (name == #m) return i;        \
+  ++i;
+  LB_METHODS(LB_METHOD_INDEX)
+#undef LB_METHOD_INDEX
+  return -1;
+}
+
 /// Every method of LB_METHODS on problem P through backend B: fixed steps, and adaptive steps for
-/// the methods with an embedded pair.
-#define LB_METHOD_CASES(m, w, ...)                                                                          \
-  v.push_back({std::string(P::name) + " / " #m, [] { return compare<B, lb::methods::m, P>(false); }}); \
-  if constexpr (lb::methods::m::order_hat > 0)                                                             \
-    v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return compare<B, lb::methods::m, P>(true); }});
-template <class B, class P> void add_all_cases(std::vector<GpuCase>& v) { LB_METHODS(LB_METHOD_CASES) }
+/// the methods with an embedded pair; of them, those whose index is part mod parts (a long unit
+/// split in parts that compile in parallel).
+#define LB_METHOD_CASES(m, w, ...)                                                                                    \
+  if constexpr (method_index(#m) % parts == part) {                                                                   \
+    v.push_back({std::string(P::name) + " / " #m, [] { return compare<B, lb::methods::m, P>(false); }});              \
+    if constexpr (lb::methods::m::order_hat > 0)                                                                      \
+      v.push_back({std::string(P::name) + " / " #m " adaptive", [] { return compare<B, lb::methods::m, P>(true); }}); \
+  }
+template <class B, class P, int part = 0, int parts = 1> void add_all_cases(std::vector<GpuCase>& v) { LB_METHODS(LB_METHOD_CASES) }
 #undef LB_METHOD_CASES
 
 /// HEDOP5 on the constrained heavy top, fixed and adaptive steps (issue 18).

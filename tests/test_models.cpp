@@ -24,6 +24,20 @@ namespace {
 
 using LD = long double;
 
+// CastsTo (model.hpp), which the command line requires of its models: the built-in ones convert to
+// each scalar; a model without cast<U>(), or whose cast keeps its scalar, does not.
+struct SpinNoCast {
+  using space = lb::S2<double>;
+  lb::Vec3<double> f(double, const lb::Vec3<double>&) const { return lb::vec3(0.0, 0.0, 1.0); }
+};
+struct SpinSameCast : SpinNoCast {
+  template <class U> SpinSameCast cast() const { return *this; }
+};
+static_assert(lb::CastsTo<lb::HeavyTop<double>, float> && lb::CastsTo<lb::HeavyTopSpatial<double>, long double> &&
+              lb::CastsTo<lb::Lorenz<double>, float> && lb::CastsTo<lb::RigidBodyAttitude<double>, long double>);
+static_assert(lb::Model<SpinNoCast> && !lb::CastsTo<SpinNoCast, float>);
+static_assert(lb::Model<SpinSameCast> && !lb::CastsTo<SpinSameCast, float> && lb::CastsTo<SpinSameCast, double>);
+
 TEST(FreeRigidBody, FieldIsEulersEquations) {
   std::mt19937_64 rng(1);
   const LD I1 = 2, I2 = 1, I3 = LD(2) / 3;
