@@ -72,10 +72,10 @@ template <class Model> struct Parsed {
 /// The runner of a model entry (models_*.cpp): its `name`, `model<T>` and `parse(params, preset)`
 /// returning Parsed<model<double>>. Everything else comes from the model (defect, projection,
 /// names, energy levels, cast to float and long double) and its space.
-template <class Entry>
-requires CastsTo < typename Entry::template model<double>,
-float > &&CastsTo<typename Entry::template model<double>, long double> class Runner final : public ModelRunner {
+template <class Entry> class Runner final : public ModelRunner {
   template <class T> using M = typename Entry::template model<T>;
+  static_assert(CastsTo<M<double>, float> && CastsTo<M<double>, long double>,
+                "a command-line model converts to float and long double: give it cast<U>() (lb::CastsTo, model.hpp)");
   /// Entries without GPU kernels in some builds say so (`gpu`, `gpu_note()`); every other model
   /// is instantiated in a models_*_gpu.cu file.
   static constexpr bool has_gpu = [] {

@@ -25,16 +25,6 @@ concept Model = HomogeneousSpace<typename M::space> && std::is_trivially_copyabl
                   { m.f(t, y) } -> std::same_as<typename M::space::algebra::vec>;
                 };
 
-                /// A model whose parameters convert to scalar U: `m.cast<U>()` is the same model in U. The command
-                /// line needs it for float, double and long double (one set of parameters runs in each,
-                /// cli/model_runner.hpp), the CPU packs for Pack<T> (PackModel). Not part of Model: a model run in
-                /// one scalar needs no cast.
-                template <class M, class U>
-                concept CastsTo = Model<M> && requires(const M& m) {
-                  { m.template cast<U>() } -> Model;
-                  requires std::same_as<typename decltype(m.template cast<U>())::space::scalar, U>;
-                };
-
 /// Number of observables a model records: the size of the Vec `observables(y)` returns, recorded
 /// at output samples and section hits (energy, Casimirs, constraints); 0 when it defines none.
 template <class M> constexpr int observable_count() {
@@ -51,6 +41,15 @@ template <class M> constexpr bool model_constrained() {
   if constexpr (requires { M::constrained; }) return M::constrained;
   else return false;
 }
+
+/// A model whose parameters convert to scalar U: `m.cast<U>()` is the same model in U. The command
+/// line needs it for float, double and long double (one set of parameters runs in each,
+/// cli/model_runner.hpp), the CPU packs for Pack<T> (PackModel). Not part of Model: a model run in
+/// one scalar needs no cast.
+template <class M, class U>
+concept CastsTo = Model<M> && requires(const M& m) {
+  { m.template cast<U>() } -> Model;
+} && std::same_as<typename decltype(std::declval<const M&>().template cast<U>())::space::scalar, U>;
 
 /// y's distance from the set M's states live on, and a point of that set near y: the model's own
 /// static `defect`/`project` where it narrows its space (the heavy top's |Γ| = 1 on se*(3)), else
