@@ -66,7 +66,7 @@ TEST(EnsemblePacked, LorenzSweepIsBitwiseTheScalarEngine) {
   EXPECT_EQ(difference(ref_a, lb::run_cpu<lb::methods::rkmk54>(e, o)), "");
 }
 
-// On ℝⁿ a pack takes its runs of whole grid steps in trajectory.hpp's grid_run, with the
+// On ℝⁿ a pack takes its runs of whole grid steps in grid_run.hpp's grid_run, with the
 // iterations' bookkeeping left out: bitwise the scalar engine's steps wherever a run must end
 // early or must not start. Members have their own h and t₀ (negative, and large enough that in
 // float the rounding tolerance of docs/packs.md §4 exceeds the sliver), and end on, off or within a

@@ -39,8 +39,10 @@ std::vector<Hit> run_with(const P1& m, const Y& y0, double t1, const lb::StepCon
                           lb::Outcome<Y>* end = nullptr) {
   std::vector<Hit> hits;
   auto s = lb::start(y0, 0.0, c.h);
-  lb::advance<Method, adaptive>(m, s, 0.0, t1, c, 0, t1, [](int, int, double, const auto&) {}, sec,
-                                [&](int, double t, const Y& y, bool ok) { hits.push_back({t, y, ok}); });
+  lb::advance<Method, adaptive>(m, s, {.t0 = 0.0, .t1 = t1}, c,
+                                lb::Hooks{.section = sec, .on_hit = [&](int, double t, const Y& y, bool ok) {
+                                            hits.push_back({t, y, ok});
+                                          }});
   if (end) *end = lb::outcome(s);
   return hits;
 }
@@ -101,8 +103,10 @@ TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
   tight.h = 1e-3;
   std::vector<Hit> ref;
   auto r = lb::start(released(a), 0.0, tight.h);
-  lb::advance<lb::methods::rkmk54, true>(m, r, 0.0, T + 0.1, tight, 0, T + 0.1, [](int, int, double, const auto&) {}, plane,
-                                         [&](int, double t, const Y& y, bool ok) { ref.push_back({t, y, ok}); });
+  lb::advance<lb::methods::rkmk54, true>(m, r, {.t0 = 0.0, .t1 = T + 0.1}, tight,
+                                         lb::Hooks{.section = plane, .on_hit = [&](int, double t, const Y& y, bool ok) {
+                                                     ref.push_back({t, y, ok});
+                                                   }});
   ASSERT_GE(ref.size(), 2u);
   const double t_down = ref[ref.size() - 2].t, t_up = ref.back().t;  // the pair around t = T
   ASSERT_LT(t_down, T);
@@ -113,8 +117,10 @@ TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
   lb::StepControl<double> c;
   c.h = 0.2;
   std::vector<Hit> hits;
-  lb::advance<lb::methods::rkmk4, false>(m, s, T - 0.1, T + 0.1, c, 0, T + 0.1, [](int, int, double, const auto&) {}, plane,
-                                         [&](int, double t, const Y& y, bool ok) { hits.push_back({t, y, ok}); });
+  lb::advance<lb::methods::rkmk4, false>(m, s, {.t0 = T - 0.1, .t1 = T + 0.1}, c,
+                                         lb::Hooks{.section = plane, .on_hit = [&](int, double t, const Y& y, bool ok) {
+                                                     hits.push_back({t, y, ok});
+                                                   }});
   ASSERT_EQ(s.steps, 1);
   EXPECT_LT(plane(0.0, yA), 0.0);
   EXPECT_LT(plane(0.0, s.y), 0.0);  // below the plane at both ends of the step

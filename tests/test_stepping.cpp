@@ -151,6 +151,42 @@ TEST(Adaptive, MembersWithDifferentDynamicsTakeDifferentNumbersOfSteps) {
   }
 }
 
+/// The integral controller with every proposal halved, counting its verdicts (host only).
+struct HalvingControl {
+  static inline long verdicts = 0, accepted = 0;
+  template <int order_hat, class T, class P> static lb::Verdict<T> judge(const lb::StepControl<T>& c, const P& err, const P& y0,
+                                                                         const P& y1, const bool& good, const T& hh, const T& proposed,
+                                                                         const bool& shortened) {
+    auto v = lb::IntegralControl::judge<order_hat>(c, err, y0, y1, good, hh, proposed, shortened);
+    ++verdicts;
+    accepted += v.accepted;
+    v.h /= 2;
+    return v;
+  }
+};
+static_assert(lb::StepController<HalvingControl, double, lb::Vec6<double>>);
+static_assert(!lb::StepController<CountingTop, double, lb::Vec6<double>>);
+
+TEST(Adaptive, TheControllerIsAPolicyThatJudgesEveryAttempt) {
+  const auto m = HeavyTopProblem::model<double>();
+  lb::StepControl<double> opt;
+  opt.atol = opt.rtol = 1e-8;
+  auto run = [&]<class Controller>() {
+    auto s = lb::start(HeavyTopProblem::y0<double>(), 0.0, opt.h);
+    lb::advance<rkmk54, true, Controller>(m, s, {.t0 = 0.0, .t1 = 1.0}, opt);
+    return s;
+  };
+  const auto plain = run.operator()<lb::IntegralControl>();
+  const auto halved = run.operator()<HalvingControl>();
+  ASSERT_EQ(plain.status, lb::Status::ok);
+  ASSERT_EQ(halved.status, lb::Status::ok);
+  EXPECT_EQ(HalvingControl::verdicts, halved.steps + halved.rejected);  // one verdict per attempt
+  EXPECT_EQ(HalvingControl::accepted, halved.steps);
+  // Halved proposals settle where θe^{−1/5}/2 = 1: steps about half as long, about twice as many.
+  EXPECT_GT(double(halved.steps), 1.6 * double(plain.steps));
+  EXPECT_LT(double(halved.steps), 2.6 * double(plain.steps));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Failure statuses end a trajectory instead of looping or returning garbage.
 

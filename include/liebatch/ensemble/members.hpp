@@ -136,19 +136,16 @@ template <class Method, bool adaptive, class Model, class Section> struct ChunkM
     const T t0 = a.t0v[i], t1 = a.t1v[i];
     auto record = [&](int, int k, T t, const P& y) { a.record(i, m, k, t, y); };
     auto on_hit = [&](int, T t, const P& y, bool confirmed) { a.hit(i, m, t, y, confirmed); };
-    auto go = [&](auto&& warm) {
-      advance<Method, adaptive>(m, s, t0, t1, a.ctl[i], a.plan.samples, a.plan.pause(a.chunk, t0, t1), record, a.sec,
-                                on_hit, default_hit_tol<T>(), NoLaneModels{}, false, warm);
-    };
+    const Leg<T> leg{.t0 = t0, .t1 = t1, .samples = a.plan.samples, .pause = a.plan.pause(a.chunk, t0, t1)};
     constexpr int k = method_warm<Method>();
     if constexpr (k > 0) {  // the warm start travels with the member between chunks
       const std::size_t n = a.st.n;
-      Vec<T, k> w;
-      for (int d = 0; d < k; ++d) w[d] = a.st.warm[std::size_t(d) * n + i];
-      go(w);
-      for (int d = 0; d < k; ++d) a.st.warm[std::size_t(d) * n + i] = w[d];
+      Hooks hooks{.record = record, .section = a.sec, .on_hit = on_hit, .warm = Vec<T, k>{}};
+      for (int d = 0; d < k; ++d) hooks.warm[d] = a.st.warm[std::size_t(d) * n + i];
+      advance<Method, adaptive>(m, s, leg, a.ctl[i], hooks);
+      for (int d = 0; d < k; ++d) a.st.warm[std::size_t(d) * n + i] = hooks.warm[d];
     } else {
-      go(NoWarm{});
+      advance<Method, adaptive>(m, s, leg, a.ctl[i], Hooks{.record = record, .section = a.sec, .on_hit = on_hit});
     }
     a.st.store(i, s);
   }

@@ -175,9 +175,9 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
       q.sample = to_lanes<int, T>(sample);
       q.status = to_lanes<Status, T>(status);
       const PT p0 = to_pack(t0), p1 = to_pack(t1);
-      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, p0, p1, pack_control(c),
-                                                   a.plan.samples, a.plan.pause(a.chunk, p0, p1), record, a.sec, on_hit,
-                                                   default_hit_tol<T>(), model, next < end);
+      const Leg<PT> leg{.t0 = p0, .t1 = p1, .samples = a.plan.samples, .pause = a.plan.pause(a.chunk, p0, p1), .until_any = next < end};
+      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, leg, pack_control(c),
+                                                   Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .lanes = model});
       slots += W * taken;
       for (int l = 0; l < W; ++l) s[l].y = lane(q.y, l);
       const auto qj = q.j.array(), qs = q.steps.array(), qr = q.rejected.array(), qk = q.sample.array();

@@ -22,14 +22,9 @@ template <class Method, bool adaptive, class Model>
 LB_HD void advance_to(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
                       typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c) {
   using T = typename Model::space::scalar;
-  auto none = [](int, int, auto, const auto&) {};
-  if constexpr (constexpr int k = method_warm<Method>(); k > 0) {
-    Vec<T, k> w{};
-    advance<Method, adaptive>(model, s, t0, t1, c, 0, t1, none, NoSection{}, NoHits{}, default_hit_tol<T>(), NoLaneModels{},
-                              false, w);
-  } else {
-    advance<Method, adaptive>(model, s, t0, t1, c, 0, t1, none);
-  }
+  const Leg<T> leg{.t0 = t0, .t1 = t1, .pause = t1};
+  if constexpr (constexpr int k = method_warm<Method>(); k > 0) advance<Method, adaptive>(model, s, leg, c, Hooks{.warm = Vec<T, k>{}});
+  else advance<Method, adaptive>(model, s, leg, c);
 }
 
 /// Fixed step h from t0 to t1: steps at t0 + k h, the last one shortened (or lengthened by at most

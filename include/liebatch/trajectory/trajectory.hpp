@@ -1,53 +1,24 @@
 // One trajectory's stepping, shared by the single-trajectory drivers, the CPU ensemble path and
-// the GPU kernel: the state that persists between launches, and advance(), which steps it until
-// it finishes or reaches a pause time. Output-grid times are stops (a step is shortened to land
-// on them; fixed steps keep the global grid t₀ + jh); pauses (chunk ends) never alter a step, so a
-// run split into chunks is bitwise the run in one piece.
+// the GPU kernel: advance(), which steps a Trajectory (state.hpp) until it finishes or reaches a
+// pause time, its step sizes chosen by a controller policy (step_control.hpp). Output-grid times
+// are stops (a step is shortened to land on them; fixed steps keep the global grid t₀ + jh);
+// pauses (chunk ends) never alter a step, so a run split into chunks is bitwise the run in one
+// piece.
 #pragma once
-#include <algorithm>
 #include <limits>
-#include <utility>
-
 #include <type_traits>
+#include <utility>
 
 #include "../group_space.hpp"
 #include "../methods/method.hpp"
 #include "../scalar.hpp"
 #include "../vec.hpp"
+#include "grid_run.hpp"
 #include "section.hpp"
+#include "state.hpp"
+#include "step_control.hpp"
 
 namespace lb {
-
-/// Step-size settings of one trajectory (of W members, for a pack T). Defaults are written as
-/// ratios so that extended types get the nearest value of their own precision (the same value as
-/// the literal in double).
-template <class T> struct StepControl {
-  T h = T(1) / T(100);           ///< fixed step, or the first attempt of an adaptive run
-  T atol = T(1) / T(100000000);  ///< adaptive: absolute tolerance (1e-8)
-  T rtol = T(1) / T(100000000);  ///< adaptive: relative tolerance (1e-8)
-  T h_min = T(1) / T(1000000000000LL);  ///< adaptive: below this, Status::step_underflow (1e-12)
-  T h_max = T(std::numeric_limits<lane_t<T>>::max());  ///< adaptive: largest step
-  lanes_t<T, long> max_attempts = 1000000;  ///< accepted + rejected attempts before Status::step_cap
-  T safety = T(9) / T(10);  ///< θ in h ← θ (1/e)^{1/(p̂+1)} h
-  T grow = T(5);       ///< largest growth factor
-  T shrink = T(1) / T(5);   ///< smallest shrink factor
-};
-
-/// Everything about a trajectory that changes while it runs (kept between kernel launches); for a
-/// pack of members, every field per lane.
-template <class P> struct Trajectory {
-  using T = typename P::scalar;
-  P y;                           ///< current state (the last good one after a failure)
-  T t;                           ///< current time
-  T h;                           ///< adaptive: next step attempt
-  lanes_t<T, long> j;            ///< fixed: index of the last global grid point t₀ + jh passed
-  lanes_t<T, long> steps;        ///< accepted steps
-  lanes_t<T, long> rejected;     ///< rejected attempts
-  lanes_t<T, int> sample;        ///< index of the next output sample
-  lanes_t<T, Status> status;
-  lanes_t<T, long> iterations;   ///< implicit methods: Newton iterations of every attempt, summed
-  lanes_t<T, int> iterations_max;  ///< implicit methods: the most of one attempt
-};
 
 /// Output grid: n samples at t₀ + k(t₁ − t₀)/(n − 1), k = 0 … n−1 (t₁ exactly for the last);
 /// n = 0: no grid. k per lane for a pack.
@@ -65,32 +36,10 @@ template <class T, class K> LB_HD T sample_time(T t0, T t1, K k, int n) {
 /// in every precision.
 template <class S> inline constexpr S sliver = S(1) / S(1024);
 
-/// Whether every component of y is finite (per lane for a pack).
-template <class P> LB_HD mask_t<typename P::scalar> all_finite(const P& y) {
-  mask_t<typename P::scalar> ok = true;
-  for (int i = 0; i < P::size; ++i) ok = ok && lb::isfinite(y[i]);
-  return ok;
-}
-
-/// Weighted RMS norm of an error vector: eᵢ/(atol + rtol·max(|yᵢ|, |ŷᵢ|)).
-template <class P>
-LB_HD typename P::scalar error_norm(const P& err, const P& y0, const P& y1, typename P::scalar atol,
-                                    typename P::scalar rtol) {
-  using T = typename P::scalar;
-  T s = T(0);
-  for (int i = 0; i < P::size; ++i) {
-    const T e = err[i] / (atol + rtol * lb::max(lb::abs(y0[i]), lb::abs(y1[i])));
-    s += e * e;
-  }
-  return lb::sqrt(s / T(P::size));
-}
-
-/// A trajectory at t₀ from y₀, its first sample (k = 0, at t₀) already due.
-template <class P> LB_HD Trajectory<P> start(const P& y0, typename P::scalar t0, typename P::scalar h0) {
-  Trajectory<P> s{y0, t0, h0, 0, 0, 0, 0, Status::running, 0, 0};
-  lb::set_where(!all_finite(y0), s.status, Status::nonfinite);
-  return s;
-}
+/// No output samples recorded.
+struct NoRecord {
+  template <class T, class P> LB_HD void operator()(int, int, T, const P&) const {}
+};
 
 /// No-op hit callback.
 struct NoHits {
@@ -103,67 +52,68 @@ struct NoLaneModels {};
 /// No warm start kept between steps (explicit methods, or a caller that keeps none).
 struct NoWarm {};
 
-/// k whole steps h of a pack from its grid point t₀ + jh, each landing on the next (advance()'s
-/// common case on ℝⁿ): returns the steps taken, stopping before the first one that fails in some
-/// lane. Flattened, the step and the model inlined into the loop: on ℝⁿ a step costs a few FLOPs
-/// per component, as little as the call that would keep none of the pack's registers across it
-/// (docs/packs.md §6).
-template <class Method, class Model, class P>
-[[gnu::flatten]] long grid_run(const Model& model, Trajectory<P>& s, typename P::scalar t0, typename P::scalar h, long k) {
-  using T = typename P::scalar;
-  P y = s.y;
-  T t = s.t;
-  auto j = s.j;
-  long i = 0;
-  for (; i < k; ++i) {
-    const auto r = Method::step(model, t, y, h);
-    if (!lb::all(!r.singular && !r.failed && all_finite(r.y))) break;
-    y = r.y;
-    j = j + 1;
-    t = t0 + as<T>(j) * h;
-  }
-  s.y = y;
-  s.t = t;
-  s.j = j;
-  s.steps = s.steps + decltype(s.steps)(i);
-  return i;
-}
+/// Where one call of advance() goes: the member's span t0 → t1 with `samples` output samples over
+/// it (0: none), until t ≥ pause (a chunk's end; +∞: to the end of the span). With `until_any` it
+/// returns as soon as some lane of a pack is done (finished, failed or paused), so that the caller
+/// can give that lane another member. Per lane for a pack.
+template <class T> struct Leg {
+  T t0;
+  T t1;
+  int samples = 0;
+  T pause = T(std::numeric_limits<lane_t<T>>::infinity());
+  bool until_any = false;
+};
 
-/// Steps s from s.t towards t1 until it finishes or s.t ≥ t_pause. Calls record(l, k, t, y) whenever
-/// lane l lands on output sample k of n (n = 0: none). Fixed steps (adaptive = false) follow the
-/// global grid t₀ + jh, the last step and any sample stop off the grid shortened; adaptive steps
-/// use the method's embedded pair, one accept-or-reject attempt per iteration. With a section, every
-/// accepted step is searched for crossings (find_crossings; root tolerance hit_tol in θ), reported
-/// as on_hit(l, t, y, confirmed) without changing the step sequence.
+/// What advance() reports to its caller and what the caller keeps for it between calls, as named
+/// members (designated initializers); each default does nothing.
+template <class Record = NoRecord, class Section = NoSection, class OnHit = NoHits, class LaneModels = NoLaneModels, class Warm = NoWarm>
+struct Hooks {
+  Record record = {};     ///< record(l, k, t, y): lane l landed on output sample k at (t, y)
+  Section section = {};   ///< searched for crossings on every accepted step
+  OnHit on_hit = {};      ///< on_hit(l, t, y, confirmed): lane l crossed the section at (t, y)
+  LaneModels lanes = {};  ///< packs with a section: lanes(l) is lane l's scalar model
+  Warm warm = {};         ///< an implicit method's warm start, Vec<T, method_warm<Method>()>
+};
+
+/// What advance() needs: a method for the model, a step-size controller, and a section it can
+/// search (on a scalar; packs search lane by lane with the lane's scalar model).
+template <class Method, class Model, class Controller, class Hk>
+concept Advances = MethodFor<Method, Model> && StepController<Controller, typename Model::space::scalar, typename Model::space::point> &&
+    (is_pack_v<typename Model::space::scalar> || SectionFor<decltype(Hk::section), Model>);
+
+/// Steps s from s.t towards leg.t1 until it finishes or s.t ≥ leg.pause. Calls
+/// hooks.record(l, k, t, y) whenever lane l lands on output sample k of leg.samples. Fixed steps
+/// (adaptive = false) follow the global grid t₀ + jh, the last step and any sample stop off the
+/// grid shortened; adaptive steps use the method's embedded pair, one accept-or-reject attempt per
+/// iteration, judged by Controller. With a section, every accepted step is searched for crossings
+/// (find_crossings, default_hit_tol), reported as hooks.on_hit(l, t, y, confirmed) without
+/// changing the step sequence.
 ///
 /// On a pack (T = Pack, [docs/packs.md]) every lane is a member with its own t, h, counts, sample
 /// and status, masked as a warp's divergent threads: a lane that has finished, failed or paused
 /// idles (steps of size 0, its state kept) while the others go on, each lane taking exactly the
 /// decisions the scalar code takes for that member. The callbacks get the lane's scalar values, and
-/// sections are searched lane by lane with `lanes`: lanes(l) is member l's scalar model (unused for
-/// a scalar T). With `until_any` it returns as soon as some lane is done (finished, failed or
-/// paused), so that the caller can give that lane another member. On a scalar every mask is a bool
-/// and the code is the scalar stepping. An implicit method's warm start (method_warm) lives in
-/// `warm`, a Vec<T, method_warm<Method>()> the caller keeps with the member: each step's solve starts
-/// from the last accepted step's solution (from the method's explicit guess before the member's
-/// first step). Returns the number of steps it took (on a pack, one per iteration whatever its
-/// lanes did).
-template <class Method, bool adaptive, class Model, class Record, class Section = NoSection, class OnHit = NoHits,
-          class LaneModels = NoLaneModels, class Warm = NoWarm>
-  requires MethodFor<Method, Model> && (is_pack_v<typename Model::space::scalar> || SectionFor<Section, Model>)
-LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>& s, typename Model::space::scalar t0,
-                   typename Model::space::scalar t1, const StepControl<typename Model::space::scalar>& c, int n,
-                   typename Model::space::scalar t_pause, Record&& record, const Section& section = {},
-                   OnHit&& on_hit = {}, lane_t<typename Model::space::scalar> hit_tol = default_hit_tol<lane_t<typename Model::space::scalar>>(),
-                   const LaneModels& lanes = {}, bool until_any = false, Warm&& warm = {}) {
+/// sections are searched lane by lane with hooks.lanes. On a scalar every mask is a bool and the
+/// code is the scalar stepping. An implicit method's warm start lives in hooks.warm, which the
+/// caller keeps with the member: each step's solve starts from the last accepted step's solution
+/// (from the method's explicit guess before the member's first step). Returns the number of
+/// attempts it took (on a pack, one per iteration whatever its lanes did).
+template <class Method, bool adaptive, class Controller = IntegralControl, class Model, class H = Hooks<>>
+LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>& s, const Leg<typename Model::space::scalar>& leg,
+                   const StepControl<typename Model::space::scalar>& c,
+                   H&& hooks = {}) requires Advances<Method, Model, Controller, std::remove_cvref_t<H>> {
   using T = typename Model::space::scalar;
   using P = typename Model::space::point;
   using M = mask_t<T>;
+  using Hk = std::remove_cvref_t<H>;
+  using Section = decltype(Hk::section);
+  const T t0 = leg.t0, t1 = leg.t1, t_pause = leg.pause;
+  const int n = leg.samples;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
   constexpr bool packed = is_pack_v<T>;
   // Whether a pack may take its whole grid steps in grid_run (below).
-  constexpr bool grid_runs = packed && !adaptive && !sections && is_euclidean_v<typename Model::space> &&
-                             std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>;
+  constexpr bool grid_runs =
+      packed && !adaptive && !sections && is_euclidean_v<typename Model::space> && std::is_same_v<decltype(Hk::warm), NoWarm>;
   // Fixed steps: grid point m, t₀ + mh (no accumulated drift in t).
   auto grid_at = [&](const auto& m) { return t0 + as<T>(m) * c.h; };
   auto at = [](const auto& x, int l) {
@@ -173,17 +123,20 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // lane; strobes against s.t itself, the next step's start, so that none falls between two steps.
   auto crossings = [&](const M& where, const T& t_prev, const P& y_prev, const T& hh) {
     if constexpr (sections) {
+      const auto hit_tol = default_hit_tol<lane_t<T>>();
       lb::for_lanes(where, [&](int l) {
-        auto hit = [&](auto th, const auto& yh, bool confirmed) { on_hit(l, th, yh, confirmed); };
-        if constexpr (packed) find_crossings<Method>(lanes(l), section, at(t_prev, l), at(y_prev, l), at(hh, l), at(s.t, l), at(s.y, l), hit_tol, hit);
-        else find_crossings<Method>(model, section, t_prev, y_prev, hh, s.t, s.y, hit_tol, hit);
+        auto hit = [&](auto th, const auto& yh, bool confirmed) { hooks.on_hit(l, th, yh, confirmed); };
+        if constexpr (packed)
+          find_crossings<Method>(hooks.lanes(l), hooks.section, at(t_prev, l), at(y_prev, l), at(hh, l), at(s.t, l), at(s.y, l), hit_tol,
+                                 hit);
+        else find_crossings<Method>(model, hooks.section, t_prev, y_prev, hh, s.t, s.y, hit_tol, hit);
       });
     }
   };
   // Lanes landing on their next sample: recorded, and the sample index moved on.
   auto record_where = [&](const M& where) {
     if (lb::none(where)) return;
-    lb::for_lanes(where, [&](int l) { record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
+    lb::for_lanes(where, [&](int l) { hooks.record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
     lb::add_where(where, s.sample, 1);
   };
   // Statuses change only where a lane ends: written behind a test, so that on a pack the next
@@ -204,48 +157,19 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   };
   // One attempt of size hh from (s.t, s.y); with a warm start once the member has a step behind it.
   auto step = [&](const T& hh) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<Warm>, NoWarm>) return Method::step(model, s.t, s.y, hh);
-    else return Method::step(model, s.t, s.y, hh, warm, s.steps > 0);
+    if constexpr (std::is_same_v<decltype(Hk::warm), NoWarm>) return Method::step(model, s.t, s.y, hh);
+    else return Method::step(model, s.t, s.y, hh, hooks.warm, s.steps > 0);
   };
-  // On ℝⁿ, a pack's run of whole grid steps that no lane's stop, pause or attempt cap interrupts:
-  // the iterations below would take for every lane the step c.h from the grid point it is on, land
-  // on the next one and record nothing, so grid_run takes them with only the step and its failure
-  // test. Returns the steps taken (0: none such ahead, or the first one failed in some lane).
-  [[maybe_unused]] bool after_failure = false;  // a run ended at a failing step: the iteration takes that step next
-  auto grid_steps = [&](const M& live, const T& stop, const auto& at_grid_of) -> long {
-    if constexpr (grid_runs) {  // the body compiles for packs only
-      if (std::exchange(after_failure, false)) return 0;
-      if (!lb::all(live) || !lb::all(s.t == grid_at(s.j))) return 0;
-      // The run's length: a guess from each lane's distance to its stop and pause, checked with
-      // the iterations' own tests on its last step (every test there is monotone in the step).
-      long k = 1L << 20;
-      const auto steps = s.steps.array(), rejected = s.rejected.array(), cap = c.max_attempts.array();
-      for (int l = 0; l < T::size; ++l) {
-        const auto room = [&](lane_t<T> end) { return lb::floor((end - lane(s.t, l)) / lane(c.h, l)); };
-        const lane_t<T> guess = lb::min(room(lane(stop, l)) - 1, room(lane(t_pause, l)));
-        k = std::min({k, long(lb::min(lb::max(guess, lane_t<T>(0)), lane_t<T>(k))), cap[l] - steps[l] - rejected[l]});
-      }
-      for (; k > 1; k /= 2) {
-        const T last = grid_at(s.j + k);
-        if (lb::all(last < stop && !at_grid_of(last) && grid_at(s.j + (k - 1)) < t_pause)) break;
-      }
-      if (k < 2) return 0;
-      const long taken = grid_run<Method>(model, s, t0, c.h, k);
-      after_failure = taken > 0 && taken < k;
-      return taken;
-    } else {
-      return 0;
-    }
-  };
+  [[maybe_unused]] bool after_failure = false;  // grid_steps' state between iterations
   if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
   long attempts = 0;
   for (;; ++attempts) {
     M live = s.status == Status::running && s.t < t_pause;
-    if (lb::none(live) || (until_any && !lb::all(live))) break;
+    if (lb::none(live) || (leg.until_any && !lb::all(live))) break;
     const M capped = live && s.steps + s.rejected >= c.max_attempts;
     status_where(capped, Status::step_cap);
     live = live && !capped;
-    if (lb::none(live) || (until_any && !lb::all(live))) break;
+    if (lb::none(live) || (leg.until_any && !lb::all(live))) break;
     // The next stop: the end of the span, or the next output sample.
     const M at_sample = M(n > 0) && s.sample < n;
     const T stop = n > 0 ? lb::select(at_sample, sample_time(t0, t1, s.sample, n), t1) : t1;
@@ -259,7 +183,8 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
         return lb::abs(grid - stop) <= lb::max(T(8) * epsilon<T>() * scale, T(sliver<lane_t<T>>) * c.h);
       };
       if constexpr (grid_runs) {
-        const long k = grid_steps(live, stop, at_grid_of);
+        // On ℝⁿ, a pack's run of whole grid steps that no lane's stop, pause or cap interrupts.
+        const long k = grid_steps<Method>(model, s, t0, c, live, stop, t_pause, at_grid_of, after_failure);
         if (k > 0) {
           attempts += k - 1;
           continue;
@@ -309,19 +234,10 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       count(live, r.iterations);
       const M finite = all_finite(r.y) && all_finite(r.err);
       const M good = finite && !r.singular && !r.failed;  // a failed solve is rejected: the step shrinks
-      const T e = lb::select(good, error_norm(r.err, s.y, r.y, c.atol, c.rtol), T(0));
-      const T expo = T(-1) / T(Method::order_hat + 1);
-      const M accepted = live && good && !(e > T(1));
+      const Verdict<T> v = Controller::template judge<Method::order_hat>(c, r.err, s.y, r.y, good, hh, s.h, shortened);
+      const M accepted = live && v.accepted;
       const M rejected = live && !accepted;
-      const T pe = c.safety * lb::pow(e, expo);
-      // Accepted: θ e^{−1/(p̂+1)} (grow when e = 0), at most grow; rejected: at most 1 (shrink
-      // when the trial failed); either way at least shrink.
-      const T grown = lb::min(lb::select(e > T(0), pe, c.grow), c.grow);
-      const T cut = lb::min(lb::select(good, pe, c.shrink), T(1));
-      const T factor = lb::max(lb::select(accepted, grown, cut), c.shrink);
-      // A step shortened to land on a stop does not cut the step the controller proposed.
-      const T h = lb::select(accepted && shortened, lb::max(hh * factor, s.h), hh * factor);
-      s.h = lb::select(live, lb::min(h, c.h_max), s.h);
+      s.h = lb::select(live, v.h, s.h);
       const P y_prev = s.y;
       const T t_prev = s.t;
       const T t_next = lb::select(shortened, stop, s.t + hh);
