@@ -29,7 +29,8 @@ struct MethodInfo {
 
 /// What the symplectic methods serve: the command line's models on T*SO(3); the half-explicit ones:
 /// the constrained systems, which no other method steps.
-inline const char* symplectic_models = "models on T*SO(3): heavy_top_spatial, rigid_body_attitude";
+inline const char* symplectic_models =
+    "models on T*SO(3): heavy_top_spatial, rigid_body_attitude; the SLGI ones also heavy_top_quadratic (SLGIKK)";
 inline const char* constrained_models = "constrained systems: heavy_top_se3, planar_pendulum";
 
 /// The methods added by add_method, in order.
@@ -105,9 +106,6 @@ template <class F> bool with_method(const std::string& name, F&& f) {
   return false;
 }
 
-/// A config error at `path`: the method does not serve the model, and which models it serves.
-[[noreturn]] inline void fail_serves(const std::string& path, const std::string& method, const std::string& model);
-
 /// The entry of `name` in method_list() (which must hold it).
 inline MethodInfo method_info(const std::string& name) {
   for (const auto& m : method_list())
@@ -115,10 +113,16 @@ inline MethodInfo method_info(const std::string& name) {
   Node::fail("/method", "unknown method '" + echo(name) + "'");
 }
 
-inline void fail_serves(const std::string& path, const std::string& method, const std::string& model) {
+/// Why the built-in method does not serve a model: the models it serves.
+inline std::string serves_note(const std::string& method) {
   const std::string serves = method_info(method).serves;
-  Node::fail(path, "method '" + echo(method) + "' does not apply to model '" + model + "': it serves " +
-                       (serves.empty() ? std::string("every model but the ") + constrained_models + ", which only hedop5 steps" : serves));
+  return "it serves " + (serves.empty() ? std::string("every model but the ") + constrained_models + ", which only hedop5 steps" : serves);
+}
+
+/// A config error at `path`: the method does not apply to the model, and why.
+[[noreturn]] inline void fail_refused(const std::string& path, const std::string& method, const std::string& model,
+                                      const std::string& why) {
+  Node::fail(path, "method '" + echo(method) + "' does not apply to model '" + model + "': " + why);
 }
 
 }  // namespace lb::cli

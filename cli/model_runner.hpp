@@ -46,9 +46,10 @@ class ModelRunner {
   virtual bool energy_level(double* y, double E) const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
-  /// Whether the built-in method `method` serves this model (the symplectic methods serve only the
-  /// models on T*SO(3)); true for other names (a user's method says its models in add_method).
-  virtual bool serves(const std::string& method) const = 0;
+  /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
+  /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
+  /// other names (a user's method says its models in add_method).
+  virtual std::string refusal(const std::string& method) const = 0;
   /// "" when this build holds the model's GPU kernels, otherwise why not.
   virtual std::string gpu_missing() const = 0;
   /// Runs in double (float when s.single), on the GPU when s.gpu / in long double, always on the
@@ -80,6 +81,12 @@ template <class Entry> class Runner final : public ModelRunner {
   /// is instantiated in a models_*_gpu.cu file.
   static constexpr bool has_gpu = [] {
     if constexpr (requires { Entry::gpu; }) return Entry::gpu;
+    else return true;
+  }();
+  /// Entries may narrow the built-in methods they take (`template <class M> takes`, with
+  /// `takes_note()`): a form of a model that exists for one method compiles no other.
+  template <class Method> static constexpr bool takes = [] {
+    if constexpr (requires { Entry::template takes<Method>; }) return Entry::template takes<Method>;
     else return true;
   }();
   using space = typename M<double>::space;
@@ -133,10 +140,14 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
   std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
-  bool serves(const std::string& method) const override {
-    bool r = true;
-    with_method(method, [&](auto tag) { r = MethodFor<typename decltype(tag)::type, M<double>>; });
-    return r;
+  std::string refusal(const std::string& method) const override {
+    std::string why;
+    with_method(method, [&](auto tag) {
+      using Method = typename decltype(tag)::type;
+      if constexpr (!takes<Method>) why = Entry::takes_note();
+      else if constexpr (!MethodFor<Method, M<double>>) why = serves_note(method);
+    });
+    return why;
   }
   std::string gpu_missing() const override {
     if constexpr (has_gpu) return "";
@@ -172,10 +183,10 @@ template <class Entry> class Runner final : public ModelRunner {
     }
     const bool built_in = with_method(s.method, [&](auto tag) {
       using Method = typename decltype(tag)::type;
-      if constexpr (MethodFor<Method, M<T>>) {
+      if constexpr (MethodFor<Method, M<T>> && takes<Method>) {
         convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
       } else {
-        fail_serves("/method", s.method, Entry::name);
+        fail_refused("/method", s.method, Entry::name, refusal(s.method));
       }
     });
     if (!built_in) {

@@ -27,7 +27,7 @@ struct HeavyTopSe3Entry {
 struct PlanarPendulumEntry {
   static constexpr const char* name = "planar_pendulum";
   template <class T> using model = PlanarPendulumSystem<T>;
-  /// The notes' PEND2D: φ₀ = 0.7 from the downward vertical, φ̇₀ = 0.3.
+  /// [Notes]'s PEND2D: φ₀ = 0.7 from the downward vertical, φ̇₀ = 0.3.
   static Parsed<PlanarPendulumSystem<double>> parse(Node* p, const std::string& preset) {
     const PlanarPendulumSystem<double> m{{positive(p, "gravity", 9.81), positive(p, "length", 1.0)}};
     if (preset.empty()) return {m, {}};

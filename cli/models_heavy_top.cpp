@@ -1,4 +1,9 @@
-// Command-line entries: the heavy top on se*(3) (Lie–Poisson) and on T*SO(3) (spatial momentum).
+// Command-line entries: the heavy top on se*(3) (Lie–Poisson), on T*SO(3) (spatial momentum), and
+// in its Kaluza–Klein form for SLGIKK.
+#include <type_traits>
+
+#include <liebatch/methods/slgi.hpp>
+#include <liebatch/models/heavy_top_quadratic.hpp>
 #include <liebatch/models/heavy_top_spatial.hpp>
 
 #include "heavy_top_entry.hpp"
@@ -23,6 +28,30 @@ struct HeavyTopSpatialEntry {
   }
 };
 
+template <class Method> inline constexpr bool is_slgi = false;
+template <int num, int den> inline constexpr bool is_slgi<SLGI<num, den>> = true;
+
+/// The Kaluza–Klein form ([CCLMO22 §3.4.3]) exists for SLGIKK: it takes the SLGI methods only, and
+/// the build compiles no other method for it (heavy_top and heavy_top_spatial serve them).
+struct HeavyTopQuadraticEntry {
+  static constexpr const char* name = "heavy_top_quadratic";
+  template <class T> using model = HeavyTopQuadratic<T>;
+  template <class Method> static constexpr bool takes = is_slgi<Method>;
+  static std::string takes_note() {
+    return "it is the Kaluza-Klein form of the heavy top for SLGIKK, which only slgi0, slgi_half and slgi1 step "
+           "(the other methods run heavy_top or heavy_top_spatial)";
+  }
+  static constexpr bool gpu = false;
+  static std::string gpu_note() { return "SLGIKK runs on the CPU only"; }
+  static Parsed<HeavyTopQuadratic<double>> parse(Node* p, const std::string& preset) {
+    auto [top, y] = parse_top(p, preset);
+    const HeavyTopQuadratic<double> m{top};
+    if (y.empty()) return {m, {}};
+    const auto x = m.from_body(Mat3<double>::identity(), vec3(y[0], y[1], y[2]));
+    return {m, {x.v, x.v + 18}};
+  }
+};
+
 }  // namespace
 
 void add_heavy_top_models(std::vector<ModelInfo>& v) {
@@ -33,6 +62,9 @@ void add_heavy_top_models(std::vector<ModelInfo>& v) {
                                   params, presets));
   v.push_back(info<HeavyTopSpatialEntry>("heavy top on T*SO(3) in the spatial momentum ([CCLMO22] eqs 21-22)",
                                          "Q (9, row-major attitude), pi (3): spatial angular momentum", params, presets));
+  v.push_back(info<HeavyTopQuadraticEntry>(
+      "heavy top in Kaluza-Klein form on T*(SO(3) x R^3), for SLGIKK (slgi0, slgi_half, slgi1; [CCLMO22] §3.4.3)",
+      "Q (9, row-major attitude), pi (3): spatial angular momentum, p (3) = -M g X (constant), q (3): its conjugate", params, presets));
 }
 
 }  // namespace lb::cli

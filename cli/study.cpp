@@ -423,7 +423,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
   // A method name that exists and serves the model.
   auto check = [&](const std::string& method, const std::string& path) {
     check_method(method, path);
-    if (!st.model->serves(method)) fail_serves(path, method, st.model->name());
+    if (const std::string why = st.model->refusal(method); !why.empty()) fail_refused(path, method, st.model->name(), why);
   };
   if (cmd == Command::converge) {
     Node c = root.object("converge");

@@ -1,4 +1,4 @@
-// Test problems of the constrained heavy top (docs/constrained.md §4; the notes' BC and ASYM) and
+// Test problems of the constrained heavy top (docs/constrained.md §4; [Notes]'s BC and ASYM) and
 // their reference motion, built independently of HEDOP5 and of the library: shared by
 // test_hedop5.cpp and test_hedop5_ensemble.cpp.
 #pragma once
@@ -15,7 +15,7 @@ namespace constrained_problems {
 using LD = long double;
 
 /// A heavy top with a fixed point: J the principal inertia about it, χ the centre of mass (body
-/// frame), R₀ = exp(â₀) and Ω₀ (docs/constrained.md §4; the notes' BC and ASYM problems).
+/// frame), R₀ = exp(â₀) and Ω₀ (docs/constrained.md §4; [Notes]'s BC and ASYM problems).
 struct TopProblem {
   double J[3], chi[3], mass, g, a0[3], omega0[3], T;
   lb::HeavyTop<double> fixed() const { return {lb::vec3(J[0], J[1], J[2]), lb::vec3(chi[0], chi[1], chi[2]), mass, g}; }

@@ -1,5 +1,5 @@
 // The cotangent-bundle test problems shared by the symplectic integrators' tests (test_symplectic,
-// test_variational): the tops of the notes' §1.2 in the tests' own terms, an independent reference
+// test_variational): the tops of [Notes §1.2] in the tests' own terms, an independent reference
 // (classical RK4 of the body-frame equations in quad precision), and the canonical-chart
 // symplecticity measurement. Nothing here uses the methods under test.
 #pragma once
@@ -138,7 +138,7 @@ inline std::array<Q, 3> log_q(const ref::Mat<3>& R) {
 }
 
 /// max |JᵀΩJ − Ω| of the Jacobian of a map ℝ⁶ → ℝ⁶ in canonical coordinates (q, p), by central
-/// differences (ε = 1e-5) at the notes' point q₀ = (0.3, −0.2, 0.25), p₀ = (0.7, 0.4, −0.5).
+/// differences (ε = 1e-5) at [Notes]'s point q₀ = (0.3, −0.2, 0.25), p₀ = (0.7, 0.4, −0.5).
 template <class Step> double canonical_defect(Step&& step) {
   const std::array<Q, 6> x0{Q(0.3), Q(-0.2), Q(0.25), Q(0.7), Q(0.4), Q(-0.5)};
   const Q eps = Q(1e-5);

@@ -7,7 +7,7 @@
 #       3 spaces      homogeneous spaces, and the contracts of a space, a model, a constrained system:
 #                     floor_3
 #       4 models/     the models
-#       5 methods/    the integrators (the symplectic ones still include the models they serve)
+#       5 methods/    the integrators
 #       6 sampling/   initial states: unit points (Philox, Sobol') and energy levels
 #       7 trajectory/ one trajectory's stepping, sections and drivers
 #       8 ensemble/   the engine and its backends
@@ -15,6 +15,8 @@
 #     of floor_1, floor_2, floor_3 and every folder has a floor, so a new header or folder fails the
 #     check until it is given one here. liebatch.hpp, the umbrella header, is exempt: it may include
 #     anything, and as it sits above every floor nothing in include/liebatch/ may include it.
+#     methods/ and models/ include nothing of each other: a method takes what it needs of a model
+#     through a concept (CotangentModel, CotangentBlockModel, ConstrainedModel), never by name.
 #  2. The commands write through the Sink interface only (cli/sink.hpp): no command source names
 #     HDF5, so a second output format does not touch them.
 # Usage: cmake -DROOT=<source dir> -P layout.cmake
@@ -99,6 +101,9 @@ foreach(h IN LISTS headers)
       continue()
     endif()
     floor_of(${target} to)
+    if((h MATCHES "^methods/" AND target MATCHES "^models/") OR (h MATCHES "^models/" AND target MATCHES "^methods/"))
+      string(APPEND bad "  ${h} includes ${target}: methods and models name nothing of each other\n")
+    endif()
     if(to GREATER own)
       floor_label(${own} from_label)
       floor_label(${to} to_label)
@@ -118,4 +123,4 @@ if(bad)
   message(FATAL_ERROR "layout broken:\n${bad}")
 endif()
 list(LENGTH headers n)
-message(STATUS "layout: ${n} headers on 8 floors, no include up a floor; the commands write through Sink")
+message(STATUS "layout: ${n} headers on 8 floors, no include up a floor, methods apart from models; the commands write through Sink")

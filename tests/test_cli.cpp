@@ -206,8 +206,8 @@ TEST(Cli, ListNamesEveryModelMethodAndPreset) {
   Scratch s("list");
   const auto r = liebatch(s, "list");
   ASSERT_EQ(r.status, 0);
-  for (const char* w : {"free_rigid_body", "rigid_body_attitude", "heavy_top", "heavy_top_spatial", "pendulum_chain", "quadrotor_load",
-                        "lorenz", "rkmk54", "cg4a", "bruls_cardona", "inertia"})
+  for (const char* w : {"free_rigid_body", "rigid_body_attitude", "heavy_top", "heavy_top_spatial", "heavy_top_quadratic", "pendulum_chain",
+                        "quadrotor_load", "lorenz", "rkmk54", "cg4a", "bruls_cardona", "inertia"})
     EXPECT_NE(r.out.find(w), std::string::npos) << w;
 }
 
@@ -263,6 +263,49 @@ TEST(Cli, SymplecticMethodsServeTheirModelsAndRefuseOthers) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("/method: method 'slgi_half' does not apply to model 'heavy_top'"), std::string::npos) << bad.err;
   EXPECT_FALSE(fs::exists(s.path("b.h5")));
+}
+
+// SLGIKK (issue 34): the Kaluza–Klein form of the heavy top runs the SLGI methods, and on (Q, π) it
+// is the same map as SLGI on the spatial top ([CCLMO22 §3.4.3]), p kept bit for bit; every other
+// method is refused with the reason, before any work and without a file.
+TEST(Cli, SlgikkRunsTheKaluzaKleinTopAndRefusesOtherMethods) {
+  Scratch s("slgikk");
+  const auto l = liebatch(s, "list models");
+  ASSERT_EQ(l.status, 0);
+  EXPECT_NE(l.out.find("heavy_top_quadratic"), std::string::npos) << l.out;
+  auto run = [&](const std::string& model, const std::string& method, const std::string& out) {
+    return liebatch(s, "run " + s.file(out + ".json", R"({"model": {"name": ")" + model + R"(", "preset": "bruls_cardona"},
+      "method": ")" + method + R"(", "time": {"t1": 0.5}, "step": {"h": 0.01}})") +
+                           " -o " + s.path(out + ".h5"));
+  };
+  for (const char* m : {"slgi_half", "slgi0"}) {
+    const auto kk = run("heavy_top_quadratic", m, std::string("kk_") + m);
+    const auto sp = run("heavy_top_spatial", m, std::string("sp_") + m);
+    ASSERT_EQ(kk.status, 0) << kk.err;
+    ASSERT_EQ(sp.status, 0) << sp.err;
+    EXPECT_NE(kk.out.find("Newton iterations per step: mean "), std::string::npos) << kk.out;
+    const auto a = H5(s.path(std::string("kk_") + m + ".h5")).doubles("final/y");
+    const auto b = H5(s.path(std::string("sp_") + m + ".h5")).doubles("final/y");
+    ASSERT_EQ(a.size(), 18u);
+    ASSERT_EQ(b.size(), 12u);
+    double d = 0;
+    for (int i = 0; i < 12; ++i) d = std::max(d, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
+    EXPECT_LE(d, 1e-12) << m;
+    // p = −M g X of the Brüls–Cardona top (M = 15, g = 9.81, X = (0, 1, 0)), unchanged by the steps.
+    EXPECT_EQ(a[12], 0.0);
+    EXPECT_EQ(a[13], -15 * 9.81);
+    EXPECT_EQ(a[14], 0.0);
+    std::printf("%s: SLGIKK against SLGI on (Q, pi), largest relative difference %.1e\n", m, d);
+  }
+  for (const char* m : {"rkmk4", "hp_sv_exp", "hedop5"}) {
+    const auto bad = run("heavy_top_quadratic", m, std::string("bad_") + m);
+    EXPECT_EQ(bad.status, 2) << m;
+    EXPECT_NE(
+        bad.err.find("/method: method '" + std::string(m) + "' does not apply to model 'heavy_top_quadratic': it is the Kaluza-Klein form"),
+        std::string::npos)
+        << bad.err;
+    EXPECT_FALSE(fs::exists(s.path(std::string("bad_") + m + ".h5"))) << m;
+  }
 }
 
 /// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).

@@ -78,7 +78,7 @@ TEST(EnsembleCpu, FixedStepSamplesAreTheDirectIntegrationsToEachSampleTime) {
     for (int k = 0; k < e.samples; ++k) {
       const double tk = lb::sample_time(0.0, 1.0, k, e.samples);
       EXPECT_EQ(out.sample_t[k * e.size + i], tk);
-      const auto direct = k == 0 ? lb::Outcome<lb::Vec6<double>>{e.state(i), 0.0, 0, 0, lb::Status::ok}
+      const auto direct = k == 0 ? lb::Outcome<lb::Vec6<double>>{e.state(i), 0.0, 0, 0, lb::Status::ok, 0, 0}
                                  : lb::integrate_fixed<cf4>(m, 0.0, tk, e.state(i), 1.0 / 64, 1000);
       for (int d = 0; d < 6; ++d) ASSERT_EQ(out.sample_y[(k * 6 + d) * e.size + i], direct.y[d]) << "member " << i << " sample " << k;
       const auto obs = m.observables(direct.y);

@@ -15,6 +15,7 @@
 #include <liebatch/models/constrained_heavy_top.hpp>
 #include <liebatch/models/planar_pendulum.hpp>
 #include <liebatch/trajectory/integrate.hpp>
+#include <liebatch/trajectory/integrate_half_explicit.hpp>
 
 #include "constrained_problems.hpp"
 #include "rooted_trees.hpp"
@@ -326,7 +327,7 @@ TopRun run_top(const TopProblem& p, const std::vector<TopExact>& ref, int n) {
   const int stride = int(ref.size() - 1) / n;
   for (int k = 0; k < n && r.status == lb::Status::ok; ++k) {
     // One step through the driver, so that its status is the step's.
-    const auto o = lb::integrate_half_explicit<hedop5>(top, y, k * p.T / n, (k + 1) * p.T / n, 1);
+    const auto o = lb::integrate_half_explicit<hedop5>(top, k * p.T / n, (k + 1) * p.T / n, y, 1);
     r.status = o.status;
     y = o.y;
     const auto e = exact_state(p, ref[(k + 1) * stride]);
@@ -393,7 +394,7 @@ TEST(Hedop5HeavyTop, BrulsCardonaIsThePreset) {
 
 // In SE(3) dexp⁻¹ is not the identity, so these see the sign in Θ̇ = dexp⁻¹_{−Θ}(V)
 // (half_explicit.hpp), which the pendulum on ℝ² cannot.
-// The attitude errors are also held to the independent implementation's (the notes' §4.5, max-abs
+// The attitude errors are also held to the independent implementation's ([Notes §4.5], max-abs
 // in R against a Taylor-series reference: BC 1.12e-5, 3.74e-7, 1.20e-8 at N = 800, 1600, 3200;
 // ASYM 2.41e-9 at N = 80), within 10 %.
 TEST(Hedop5HeavyTop, OrderFiveOnTheBrulsCardonaTop) {
@@ -455,7 +456,7 @@ TEST(Hedop5HeavyTop, SameMotionAsRkmk5OnSeStar3) {
   }
 }
 
-// Stability: HEDOP5's explicit stages limit h|ω| (|ω| ≈ 150 on BC); the notes find h = 1/110
+// Stability: HEDOP5's explicit stages limit h|ω| (|ω| ≈ 150 on BC); [Notes] finds h = 1/110
 // stable on [0, 1] and h = 0.01 not, the multiplier oscillating and growing. The step compares its
 // λ with the one its (q, v) imply (HalfExplicitResult::multiplier_defect): the stable run's defect
 // stays at round-off, the unstable one fails with constraint_solve_failed as soon as the defect
@@ -470,16 +471,16 @@ TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100)
   double max_exact = 0;
   for (const auto& e : ref) max_exact = std::max(max_exact, lb::norm(exact_state(kBC, e).lambda));
   struct Run {
-    lb::HalfExplicitOutcome<Top> o;
+    lb::Outcome<lb::ConstrainedState<Top>, double> o;
     double max_lambda, max_defect, last_defect;  // over the good steps; the failing step's defect
   };
   // One driver step at a time, with the step's defect.
   auto run = [&](int n) {
-    Run r{{y0, 0.0, 0, lb::Status::ok}, 0, 0, 0};
+    Run r{{y0, 0.0, 0, 0, lb::Status::ok, 0, 0}, 0, 0, 0};
     for (int k = 0; k < n && r.o.status == lb::Status::ok; ++k) {
-      const auto o = lb::integrate_half_explicit<hedop5>(top, r.o.y, k * 1.0 / n, (k + 1) * 1.0 / n, 1);
+      const auto o = lb::integrate_half_explicit<hedop5>(top, k * 1.0 / n, (k + 1) * 1.0 / n, r.o.y, 1);
       r.last_defect = lb::half_explicit_step<hedop5>(top, r.o.y, k * 1.0 / n, 1.0 / n).multiplier_defect;
-      r.o = {o.y, o.t, r.o.steps + o.steps, o.status};
+      r.o = {o.y, o.t, r.o.steps + o.steps, 0, o.status, 0, 0};
       if (o.status != lb::Status::ok) break;
       r.max_lambda = std::max(r.max_lambda, lb::norm(o.y.lambda));
       r.max_defect = std::max(r.max_defect, r.last_defect);
@@ -489,11 +490,11 @@ TEST(Hedop5HeavyTop, BrulsCardonaStableAtOneOver110FailsWithAStatusAtOneOver100)
                 r.last_defect);
     return r;
   };
-  const auto whole = lb::integrate_half_explicit<hedop5>(top, y0, 0.0, 1.0, 110);
+  const auto whole = lb::integrate_half_explicit<hedop5>(top, 0.0, 1.0, y0, 110);
   EXPECT_EQ(whole.status, lb::Status::ok);
   EXPECT_EQ(whole.steps, 110);
   EXPECT_DOUBLE_EQ(whole.t, 1.0);
-  const auto broken = lb::integrate_half_explicit<hedop5>(top, y0, 0.0, 1.0, 100);
+  const auto broken = lb::integrate_half_explicit<hedop5>(top, 0.0, 1.0, y0, 100);
   EXPECT_EQ(broken.status, lb::Status::constraint_solve_failed);
   EXPECT_LT(broken.steps, 100);
 

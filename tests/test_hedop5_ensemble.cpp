@@ -16,6 +16,7 @@
 #include <liebatch/methods/symplectic.hpp>
 #include <liebatch/models/planar_pendulum.hpp>
 #include <liebatch/trajectory/integrate.hpp>
+#include <liebatch/trajectory/integrate_half_explicit.hpp>
 
 #include "constrained_problems.hpp"
 
@@ -38,7 +39,7 @@ static_assert(lb::method_failure<Hedop5>() == lb::Status::constraint_solve_faile
 
 const Sys kSys{Top::bruls_cardona()};
 
-/// Brüls–Cardona tops from R = I, member 0 the notes' BC and member i > 0 with Ω₀ scaled
+/// Brüls–Cardona tops from R = I, member 0 [Notes]'s BC and member i > 0 with Ω₀ scaled
 /// componentwise by 1 + spread·sin(7i + k), the velocity on B v = 0 and λ₀ completed by the library
 /// (Sys::initial).
 lb::Ensemble<Sys> tops(std::size_t n, double h, double t1, double spread = 0.1) {
@@ -68,7 +69,7 @@ Sys::point member(const std::vector<double>& y, std::size_t n, std::size_t i) {
 TEST(Hedop5Ensemble, InitialMultiplierIsTheConsistentOne) {
   const auto e = tops(1, 0.01, 1.0);
   const auto s = Sys::unpack(e.state(0));
-  // λ₀ of the notes' BC (docs/constrained.md §4), the same physical top.
+  // λ₀ of [Notes]'s BC (docs/constrained.md §4), the same physical top.
   const double notes[3] = {0, 319.525988166, 317.2624615385};
   for (int k = 0; k < 3; ++k) EXPECT_NEAR(s.lambda[k], notes[k], 1e-10 * 640) << k;
   // A configuration where B M⁻¹ Bᵀ cannot be solved gives a NaN multiplier, so the member starts
@@ -100,7 +101,7 @@ TEST(Hedop5Ensemble, EveryMemberIsTheSingleTrajectoryDriverBitwise) {
   for (std::size_t i = 0; i < e.size; ++i) {
     ASSERT_EQ(out.status[i], std::uint8_t(lb::Status::ok)) << i;
     EXPECT_EQ(out.steps[i], steps);
-    const auto d = lb::integrate_half_explicit<lb::tableaux::hedop5>(kSys.system, Sys::unpack(e.state(i)), 0.0, h * steps, steps);
+    const auto d = lb::integrate_half_explicit<lb::tableaux::hedop5>(kSys.system, 0.0, h * steps, Sys::unpack(e.state(i)), steps);
     ASSERT_EQ(d.status, lb::Status::ok);
     const auto want = Sys::pack(d.y), got = member(out.y, e.size, i), got1 = member(one.y, e.size, i);
     for (int k = 0; k < Sys::space::dim; ++k) {
@@ -122,7 +123,7 @@ TEST(Hedop5Ensemble, EveryMemberIsTheSingleTrajectoryDriverBitwise) {
   EXPECT_LE(max_de, 1e-7);
 }
 
-// The notes' stability limit through the engine: members at h = 0.01 (BC itself, member 0, and a
+// [Notes]'s stability limit through the engine: members at h = 0.01 (BC itself, member 0, and a
 // faster one) break down before t = 1 and end with a failure status and their last good state (the
 // driver's, bitwise); a member with a NaN velocity ends at once as nonfinite; every other member is
 // as if alone, bitwise. And an ensemble of tops within 2 % of BC at h = 0.01: every member fails.
@@ -271,7 +272,7 @@ TEST(Hedop5Ensemble, AdaptiveErrorFollowsTheTolerance) {
 
 // The estimate h Σ (bⱼ − b̂ⱼ)(Θ̇ⱼ, V̇ⱼ) of one step from the BC initial state, as the engine's
 // error vector (q part in embedding coordinates, v part): O(h⁵), the local error of b̂'s 4th-order
-// formula, in both parts (the notes measure 4.9–5.0 at these h).
+// formula, in both parts ([Notes] measures 4.9–5.0 at these h).
 TEST(Hedop5Ensemble, EmbeddedEstimateIsOrderFiveOnTheBrulsCardonaTop) {
   const auto y0 = tops(1, 0.01, 1.0).state(0);
   double prev_q = 0, prev_v = 0;

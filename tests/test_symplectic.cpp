@@ -2,7 +2,7 @@
 // dual.hpp), one trajectory at a time. Every reference is computed here, independently of the code
 // under test: closed-form classical maps on ℝ¹, a classical RK4 of the body-frame top equations in
 // quad precision, and the canonical chart g = exp(q̂), p = dexp_qᵀμ from reference.hpp's matrix
-// exponential and ad-series. The numbers to meet are those of the notes (docs/symplectic.md §6).
+// exponential and ad-series. The numbers to meet are those of [Notes] (docs/symplectic.md §6).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 
 #include "liebatch/methods/methods.hpp"
 #include "liebatch/methods/slgi.hpp"
+#include "liebatch/models/heavy_top_quadratic.hpp"
 #include "liebatch/models/heavy_top_spatial.hpp"
 #include "liebatch/models/rigid_body_attitude.hpp"
 #include "cotangent_problems.hpp"
@@ -289,7 +290,7 @@ struct Case {
   State s0;
   double h;
 };
-/// The solver's cases of the notes' §2.6: BC at h = 0.01 (h|ω| = 1.5) and ASYM at h = 0.2.
+/// The solver's cases of [Notes §2.6]: BC at h = 0.01 (h|ω| = 1.5) and ASYM at h = 0.2.
 std::vector<Case> solver_cases() { return {{"BC", &bc, bc_initial(), 0.01}, {"ASYM", &asym, asym_initial(), 0.2}}; }
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +326,7 @@ TEST(SLGI, OrdersOnAsymmetricTop) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Symplecticity in the canonical chart g = exp(q̂), p = dexp_qᵀμ ([the notes §2.5]).
+// Symplecticity in the canonical chart g = exp(q̂), p = dexp_qᵀμ ([Notes §2.5]).
 
 /// One step in canonical coordinates (q, p) ∈ ℝ⁶.
 template <class Gr, class Model> std::array<Q, 6> canonical_step(const Model& m, const std::array<Q, 6>& x, double h,
@@ -582,6 +583,10 @@ TEST(SLGI, FloatStepConvergesAndMatchesDouble) {
 // ---------------------------------------------------------------------------------------------
 // SLGIKK: the same map on (Q, π), p constant, q by the passive update.
 
+// SLGIKK knows its model through the hook alone; a top on T*SO(3) is a CotangentModel, not a block.
+static_assert(lb::CotangentBlockModel<lb::HeavyTopQuadratic<double>> && lb::CotangentBlockModel<lb::HeavyTopQuadratic<float>>);
+static_assert(!lb::CotangentBlockModel<lb::HeavyTopSpatial<double>> && !lb::CotangentModel<lb::HeavyTopQuadratic<double>>);
+
 TEST(SLGI, KaluzaKleinFormIsTheSameMapPlusPassiveQ) {
   for (const Case& c : {Case{"ASYM", &asym, asym_initial(), 0.05}, Case{"BC", &bc, bc_initial(), 0.01}}) {
     const lb::HeavyTopQuadratic<double> kk{c.d->model().top};
@@ -620,7 +625,7 @@ TEST(SLGI, KaluzaKleinFormIsTheSameMapPlusPassiveQ) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bounded energy ([the notes §2.5]): ASYM at h = 0.05 for 10⁵ steps (T = 5000) and BC at h = 0.01 for
+// Bounded energy ([Notes §2.5]): ASYM at h = 0.05 for 10⁵ steps (T = 5000) and BC at h = 0.01 for
 // 10⁴ steps (T = 100). The largest relative energy error of the last 10 % of the run is within 1.2×
 // that of the first 10 %; RKMK4 on se*(3) at the same h (a contrast: not symplectic) drifts.
 
@@ -645,7 +650,7 @@ TEST(SLGI, EnergyErrorBoundedWhereRkmk4Drifts) {
     State s0;
     double h;
     long n;
-    double bound;  // the notes' θ = ½ level (measured 3.31e-3 ASYM, 5.52e-3 BC)
+    double bound;  // [Notes]'s θ = ½ level (measured 3.31e-3 ASYM, 5.52e-3 BC)
   };
   for (const Run& c : {Run{"ASYM", &asym, asym_initial(), 0.05, 100000, 4e-3},
                        Run{"BC", &bc, bc_initial(), 0.01, 10000, 6e-3}}) {

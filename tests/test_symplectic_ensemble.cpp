@@ -15,6 +15,7 @@
 #include <liebatch/methods/symplectic.hpp>
 #include <liebatch/models/heavy_top_quadratic.hpp>
 #include <liebatch/models/heavy_top_spatial.hpp>
+#include <liebatch/trajectory/integrate.hpp>
 #include <liebatch/models/rigid_body_attitude.hpp>
 
 namespace {
@@ -97,6 +98,14 @@ template <class Method, class Model> void equals_single_trajectory(const Model& 
     EXPECT_EQ(out.iterations_max[i], s.most) << i;
     EXPECT_GE(out.iterations[i], steps) << i;
     EXPECT_LE(out.iterations_max[i], 8) << i;
+    // The single-trajectory driver takes the same steps and returns the same counts.
+    P y0i;
+    for (int d = 0; d < P::size; ++d) y0i[d] = e.y0[std::size_t(d) * e.size + i];
+    const auto one = lb::integrate_fixed<Method>(m, 0.0, h * steps, y0i, h, 1000000);
+    ASSERT_EQ(one.status, lb::Status::ok);
+    for (int d = 0; d < P::size; ++d) ASSERT_EQ(one.y[d], s.y[d]) << "member " << i << ", component " << d;
+    EXPECT_EQ(one.iterations, s.iterations) << i;
+    EXPECT_EQ(one.iterations_max, s.most) << i;
   }
 }
 
@@ -161,6 +170,9 @@ TEST(SymplecticEnsemble, ExplicitMethodsCountNoIterations) {
   const auto out = lb::run_cpu<lb::methods::rkmk4>(e, lb::RunOptions{});
   EXPECT_TRUE(out.iterations.empty());
   EXPECT_TRUE(out.iterations_max.empty());
+  const auto o = lb::integrate_fixed<lb::methods::rkmk4>(e.model[0], 0.0, 0.1, e.state(0), 0.01, 100);
+  EXPECT_EQ(o.iterations, 0);
+  EXPECT_EQ(o.iterations_max, 0);
 }
 
 // The engine's Hamilton–Pontryagin steps carry the state's spatial momentum (hp_step_spatial: ν = Qᵀμ

@@ -2,8 +2,8 @@
 // at a time. The references are independent of the code under test (cotangent_problems.hpp): RK4 of
 // the body-frame top equations in quad precision, the canonical chart g = exp(q̂), p = dexp_{−q}ᵀν
 // from reference.hpp's matrix exponential and ad-series, SLGI (methods/slgi.hpp, a different method
-// from a different paper) for the free body, and the notes' closed-form Jacobians written out here.
-// The numbers to meet are those of the notes' §3.5–3.6 (docs/symplectic.md §6).
+// from a different paper) for the free body, and [Notes]'s closed-form Jacobians written out here.
+// The numbers to meet are those of [Notes §3.5–3.6] (docs/symplectic.md §6).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -71,7 +71,7 @@ const char* tau_name(const lb::TauExp*) { return "exp"; }
 const char* tau_name(const lb::TauCay*) { return "cay"; }
 template <class Tau> const char* name() { return tau_name(static_cast<const Tau*>(nullptr)); }
 
-/// The error metric of the notes' §2.5: max(max |R − R_ex|, max |Ω − Ω_ex| / max(1, max |Ω_ex|)).
+/// The error metric of [Notes §2.5]: max(max |R − R_ex|, max |Ω − Ω_ex| / max(1, max |Ω_ex|)).
 double error(const TopData& d, const HpState& s, const Exact& ex) {
   return std::max(max_abs_diff(s.R, ex.R), max_abs_diff(omega(d, s.nu), ex.W) / std::max(1.0, lb::norm_inf(ex.W)));
 }
@@ -109,7 +109,7 @@ TEST(HP, OrdersOnAsymmetricTop) {
                   err[i + 1], p[i]);
       EXPECT_NEAR(p[i], 2.0, 0.15) << name<Tau>();
     }
-    EXPECT_NEAR(err[2], e160, 0.05 * e160) << name<Tau>();  // the notes' N = 160 errors
+    EXPECT_NEAR(err[2], e160, 0.05 * e160) << name<Tau>();  // [Notes]'s N = 160 errors
   };
   check(lb::TauExp{}, 1.57e-4);
   check(lb::TauCay{}, 2.18e-3);
@@ -328,7 +328,7 @@ lb::Vec<double, 1> vertical(const HpState& s) { return {{spatial(s)[2]}}; }
 // e₃·(Rν) is conserved by the identity exp(x) dexp⁻¹_x = dexp⁻¹_{−x} between exp's s, c and
 // dexp⁻¹'s g2. The drift takes them correctly rounded (series_refined.hpp); with series.hpp's values
 // SV-exp drifted 1.0e-11 over these 10⁴ steps, linearly, the same last-ulp error every step on this
-// nearly steady top (docs/symplectic.md §6; TauExpPlain below). 5e-12 is half the notes' 1e-11.
+// nearly steady top (docs/symplectic.md §6; TauExpPlain below). 5e-12 is half [Notes]'s 1e-11.
 TEST(HP, VerticalMomentumOfBrulsCardonaTopIsExact) {
   EXPECT_NEAR(vertical(bc_hp())[0], -70.3124296875, 1e-12);
   EXPECT_LE(momentum_drift<lb::TauExp>("BC |e3.(R nu) - L0|", bc.top(), bc_hp(), 0.01, 10000, vertical), 5e-12);
@@ -471,7 +471,7 @@ void iterations_within_eight(const char* pn, const TopData& d, const HpState& s0
   EXPECT_LE(sc.max, 8);
 }
 
-TEST(HP, EveryStepConvergesWithinEightIterations) {  // the notes' §3.4 table
+TEST(HP, EveryStepConvergesWithinEightIterations) {  // [Notes §3.4] table
   iterations_within_eight("BC", bc, bc_hp(), 0.01);
   iterations_within_eight("BC", bc, bc_hp(), 0.001);
   iterations_within_eight("ASYM", asym, asym_hp(), 0.5);
@@ -480,7 +480,7 @@ TEST(HP, EveryStepConvergesWithinEightIterations) {  // the notes' §3.4 table
   iterations_within_eight("FRB", frb, frb_hp(), 1.0);
 }
 
-/// The notes' §3.4 closed-form Jacobians of F(ξ) = (dτ⁻¹_{hξ})* Jξ − ν⁺, in quad precision.
+/// [Notes §3.4] closed-form Jacobians of F(ξ) = (dτ⁻¹_{hξ})* Jξ − ν⁺, in quad precision.
 using QM = ref::Mat<3>;
 QM hatq(const std::array<Q, 3>& w) { return ref::hat(w); }
 QM outer(const std::array<Q, 3>& a, const std::array<Q, 3>& b) {
@@ -535,9 +535,10 @@ template <class Tau> void jacobian_check(const char* pn, const TopData& d, const
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) Jc.a[i][j] = double(Jq(i, j));
   const double efd = relative_difference<3>(Jd, central_jacobian<3>(res, xi)), ecf = relative_difference<3>(Jd, Jc);
-  std::printf("%s h %.2f (h|xi| %.2f) %s: dual Jacobian vs central differences %.1e, vs the notes' closed form %.1e "
-              "(relative)\n",
-              pn, h, h * lb::norm(xi), name<Tau>(), efd, ecf);
+  std::printf(
+      "%s h %.2f (h|xi| %.2f) %s: dual Jacobian vs central differences %.1e, vs [Notes]'s closed form %.1e "
+      "(relative)\n",
+      pn, h, h * lb::norm(xi), name<Tau>(), efd, ecf);
   EXPECT_LE(efd, 1e-7);
   EXPECT_LE(ecf, 1e-13);
 }

@@ -67,7 +67,8 @@ template <ConstrainedModel CM> struct ConstrainedSystem {
     state s = unpack(space::project(y));
     const T nan = T(0) / T(0);
     auto correction = [&](const Vec<T, r>& c, ConstraintGradient<T, r, n> B, bool& ok) {
-      Vec<T, r> mu;
+      Vec<T, r> mu;  // NaN where the solve fails or, after an earlier failure, is skipped
+      for (int k = 0; k < r; ++k) mu[k] = nan;
       ok = ok && lu_solve<r>(schur_matrix(system, s.q, B, B), c, mu);
       return -system.inverse_mass(s.q, B.transpose_times(mu));
     };

@@ -30,4 +30,5 @@
 #include "sphere.hpp"
 #include "tangent_sphere.hpp"
 #include "trajectory/integrate.hpp"
+#include "trajectory/integrate_half_explicit.hpp"
 #include "trajectory/section.hpp"

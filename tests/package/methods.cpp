@@ -15,7 +15,8 @@ double every_method_family() {
   const lb::PlanarPendulum<double> pend{9.81, 1.0};
   lb::Vec<double, 1> lambda;
   lb::consistent_multiplier(pend, pend.position(0.7), pend.velocity(0.7, 0.3), 0.0, lambda);
-  const auto p = lb::integrate_half_explicit<lb::tableaux::hedop5>(pend, {pend.position(0.7), pend.velocity(0.7, 0.3), lambda}, 0.0, 1.0, 100);
+  const auto p =
+      lb::integrate_half_explicit<lb::tableaux::hedop5>(pend, 0.0, 1.0, {pend.position(0.7), pend.velocity(0.7, 0.3), lambda}, 100);
   double worst = p.status == lb::Status::ok ? std::abs(lb::norm(p.y.q.t) - 1.0) : INFINITY;
 
   using Top = lb::HeavyTopSpatial<double>;

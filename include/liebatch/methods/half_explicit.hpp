@@ -120,44 +120,6 @@ LB_HD HalfExplicitResult<M> half_explicit_step(const M& m, const ConstrainedStat
   return out;
 }
 
-/// Where a fixed-step run ended: the state (the last good one if the run failed), its time, the
-/// steps taken and how it ended.
-template <ConstrainedModel M> struct HalfExplicitOutcome {
-  ConstrainedState<M> y;
-  typename M::scalar t;
-  long steps;
-  Status status;
-};
-
-/// n steps of size (t1 − t0)/n from y0 at t0 (λ₀ consistent: consistent_multiplier). A step ends
-/// the run, keeping the state before it, with Status::dexpinv_singular (a stage angle near 2π),
-/// constraint_solve_failed (a singular or non-finite Schur matrix) or nonfinite (a NaN or Inf in
-/// the new state: a blown-up multiplier recursion can keep every Schur matrix regular, since on
-/// the heavy top it is constant, and leave only the state to show it).
-template <const auto& tab, ConstrainedModel M>
-LB_HD HalfExplicitOutcome<M> integrate_half_explicit(const M& m, const ConstrainedState<M>& y0, typename M::scalar t0,
-                                                     typename M::scalar t1, long n) {
-  using T = typename M::scalar;
-  HalfExplicitOutcome<M> o{y0, t0, 0, Status::ok};
-  const T h = (t1 - t0) / T(n);
-  for (; o.steps < n; ++o.steps) {
-    const auto r = half_explicit_step<tab>(m, o.y, o.t, h);
-    const auto q = r.y.q.embed();
-    bool finite = true;
-    for (int k = 0; k < q.size; ++k) finite = finite && lb::isfinite(q[k]);
-    for (int k = 0; k < r.y.v.size; ++k) finite = finite && lb::isfinite(r.y.v[k]);
-    for (int k = 0; k < M::constraints; ++k) finite = finite && lb::isfinite(r.y.lambda[k]);
-    o.status = r.singular ? Status::dexpinv_singular
-               : r.failed ? Status::constraint_solve_failed
-               : !finite  ? Status::nonfinite
-                          : Status::ok;
-    if (o.status != Status::ok) break;
-    o.y = r.y;
-    o.t = t0 + T(o.steps + 1) * h;
-  }
-  return o;
-}
-
 /// A half-explicit method as a method of the engine (method.hpp), for ConstrainedSystem models:
 /// one half_explicit_step on the point's (q, v, λ). The error estimate, in embedding coordinates,
 /// is q·(err_Θ)~ for q (the derivative of q·exp(Θ) along err_Θ), err_v for v and 0 for λ (algebraic,

@@ -1,7 +1,7 @@
 // The Hamilton–Pontryagin variational Lie group integrators of [BRM07 §4] on SO(3): Störmer–Verlet
 // ((4.14)–(4.18), the Lobatto IIIA pair) and variational Euler ((4.19)), with τ = exp or the Cayley
 // map (Def. 4.1). For ℓ(g, ξ) = ½ ξ·Jξ − V(g) the step is carried in (g, ν), ν = (dτ⁻¹_{−hξ})* μ the
-// body momentum at the node (the notes' resolution of [BRM07]'s "given (g_k, μ_k)", which (4.16)
+// body momentum at the node ([Notes]'s resolution of [BRM07]'s "given (g_k, μ_k)", which (4.16)
 // cannot use without ξ_k), and Störmer–Verlet becomes kick–solve–drift–kick:
 //   ν⁺      = ν_k + (h/2) f(g_k)                      kick           (4.16)'s right-hand side
 //   solve     (dτ⁻¹_{hξ})* Jξ = ν⁺  for ξ             discrete Euler (4.16), Ξ¹ = Ξ² = ξ
@@ -15,8 +15,6 @@
 // and first order. The 3×3 equation is solved by Newton (newton.hpp) with its Jacobian from dual
 // numbers through this same code.
 #pragma once
-#include "../models/heavy_top.hpp"
-#include "../models/rigid_body_attitude.hpp"
 #include "../series_refined.hpp"
 #include "../so3.hpp"
 #include "newton.hpp"
@@ -72,7 +70,7 @@ struct TauExp {
     const Vec3<S> xv = cross(x, v);
     return v - S(0.5) * xv + g2 * cross(x, xv);
   }
-  /// Whether dexp⁻¹ is regular at x with a margin: |x| < 2π − 0.1 (the notes' §3.4).
+  /// Whether dexp⁻¹ is regular at x with a margin: |x| < 2π − 0.1 ([Notes §3.4]).
   template <class T> LB_HD static bool injective(const Vec3<T>& x) {
     const T r = T(2) * lb::pi<T>() - T(0.1);
     return norm2(x) < r * r;

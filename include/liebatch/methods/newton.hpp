@@ -28,7 +28,7 @@ template <int N, class T, class F> LB_HD void residual_and_jacobian(F&& residual
   }
 }
 
-/// Defaults of the solve for T ([the notes' §2.4]): at most 10 iterations in double (12 in float,
+/// Defaults of the solve for T ([Notes §2.4]): at most 10 iterations in double (12 in float,
 /// whose Newton steps stall earlier relative to the tolerance), tolerance 1e-13 (1e-5 in float).
 template <class T> struct NewtonDefaults {
   static constexpr int max_iterations = sizeof(T) <= 4 ? 12 : 10;

@@ -12,9 +12,8 @@
 // its last update refined in double words (newton_refined).
 #pragma once
 #include <concepts>
+#include <type_traits>
 
-#include "../models/heavy_top_quadratic.hpp"
-#include "../models/heavy_top_spatial.hpp"
 #include "../so3.hpp"
 #include "../sphere.hpp"
 #include "newton.hpp"
@@ -135,40 +134,6 @@ LB_HD SlgiResult<Gr, T> slgi_step(const Model& model, const typename Gr::templat
   return r;
 }
 
-/// One SLGIKK step: the new state (Q, π, p, q) of HeavyTopQuadratic, z, iterations and status.
-template <class T> struct SlgiKKResult {
-  typename HeavyTopQuadratic<T>::point y;
-  Vec6<T> z;
-  int iterations;
-  Status status;
-};
-
-/// The spatial top whose SLGI step is SLGIKK's on (Q, π): the Kaluza–Klein top's with M g X = −p.
-template <class T> LB_HD HeavyTopSpatial<T> kk_block(const HeavyTopQuadratic<T>& model, const Vec3<T>& p) {
-  return {HeavyTop<T>{model.top.inertia, -p, T(1), T(1)}};
-}
-
-/// SLGIKK ([CCLMO22 §3.4.3, eqs (25)–(32)]): SLGI θ on T*S, S = SO(3) × ℝ³, for the Kaluza–Klein
-/// form of the heavy top. dexp and Ad* of S are block diagonal with identities on ℝ³, and f =
-/// (ω, p − Qᵀe₃; π × ω + Qp × e₃, 0), so n̄_p = 0 (p stays as it is), (Q, π) take the SLGI θ step of
-/// the spatial top with M g X = −p, and q₁ = q₀ + h(p − Q_θᵀe₃), Q_θ = exp(θξ)Q₀, a passive update that
-/// feeds nothing back (the same map on (Q, π) as slgi_step: the notes' misprint A-6).
-template <class T>
-LB_HD SlgiKKResult<T> slgikk_step(const HeavyTopQuadratic<T>& model, const typename HeavyTopQuadratic<T>::point& y,
-                                  T h, T theta, const Vec6<T>& z_guess) {
-  using M = HeavyTopQuadratic<T>;
-  const Mat3<T> Q0 = M::Q(y);
-  const Vec3<T> p = M::p(y);
-  const SlgiResult<CotangentSO3, T> r = slgi_step(kk_block(model, p), Q0, M::pi(y), h, theta, z_guess);
-  SlgiKKResult<T> out{y, r.z, r.iterations, r.status};
-  if (r.status != Status::ok) return out;
-  const Mat3<T> Qth = CotangentSO3::exp(theta * r.z.template seg<0, 3>()) * Q0;
-  out.y.set_seg(0, r.g.flat());
-  out.y.set_seg(9, r.mu);
-  out.y.set_seg(15, y.template seg<15, 3>() + h * (p - Qth.row(2)));  // Q_θᵀe₃ is Q_θ's third row
-  return out;
-}
-
 /// A model on T*SO(3) that SLGI steps: f(Q, μ) = (∂H/∂μ, −right-trivialised ∂H/∂g) as
 /// cotangent_f, and its state as (Q, μ) with μ the spatial momentum (Q(y), mu(y), from_cotangent).
 template <class M>
@@ -180,8 +145,48 @@ concept CotangentModel = requires(const M& m, const typename M::space::point& y,
   { M::from_cotangent(Q, mu) } -> std::same_as<typename M::space::point>;
 };
 
+/// A model whose SLGI step is that of a CotangentModel on a block (Q, μ) of its state, the rest
+/// updated passively: SLGIKK ([CCLMO22 §3.4.3], the Kaluza–Klein form of the heavy top,
+/// HeavyTopQuadratic). cotangent_block(y) is that CotangentModel at y; cotangent_update(y, Q₁, μ₁,
+/// Q_θ, h) the point after a step that took the block to (Q₁, μ₁), with Q_θ = exp(θξ)Q₀.
+template <class M>
+concept CotangentBlockModel = requires(const M& m, const typename M::space::point& y, const Mat3<typename M::space::scalar>& Q,
+                                       const Vec3<typename M::space::scalar>& mu, typename M::space::scalar h) {
+  requires CotangentModel<std::remove_cvref_t<decltype(m.cotangent_block(y))>>;
+  { M::Q(y) } -> std::same_as<Mat3<typename M::space::scalar>>;
+  { M::mu(y) } -> std::same_as<Vec3<typename M::space::scalar>>;
+  { M::cotangent_update(y, Q, mu, Q, h) } -> std::same_as<typename M::space::point>;
+};
+
+/// One SLGIKK step: the new point, z, iterations and status.
+template <class P> struct SlgiKKResult {
+  P y;
+  Vec6<typename P::scalar> z;
+  int iterations;
+  Status status;
+};
+
+/// SLGIKK's Newton guess: the explicit-Euler one of its block.
+template <CotangentBlockModel M>
+LB_HD Vec6<typename M::space::scalar> slgikk_guess(const M& model, const typename M::space::point& y, typename M::space::scalar h) {
+  return slgi_guess(model.cotangent_block(y), M::Q(y), M::mu(y), h);
+}
+
+/// SLGIKK ([CCLMO22 §3.4.3, eqs (25)–(32)]): SLGI θ on the model's block (the same map on (Q, π)
+/// as slgi_step: [Notes]'s misprint A-6), then the model's passive update.
+template <CotangentBlockModel M>
+LB_HD SlgiKKResult<typename M::space::point> slgikk_step(const M& model, const typename M::space::point& y, typename M::space::scalar h,
+                                                         typename M::space::scalar theta, const Vec6<typename M::space::scalar>& z_guess) {
+  const Mat3<typename M::space::scalar> Q0 = M::Q(y);
+  const auto r = slgi_step(model.cotangent_block(y), Q0, M::mu(y), h, theta, z_guess);
+  SlgiKKResult<typename M::space::point> out{y, r.z, r.iterations, r.status};
+  if (r.status != Status::ok) return out;
+  out.y = M::cotangent_update(y, r.g, r.mu, CotangentSO3::exp(theta * r.z.template seg<0, 3>()) * Q0, h);
+  return out;
+}
+
 /// SLGI θ = num/den as a method of the engine and the drivers ([CCLMO22 §3.2]): fixed steps of a
-/// CotangentModel, or SLGIKK on HeavyTopQuadratic. Newton starts from the explicit-Euler guess
+/// CotangentModel, or SLGIKK on a CotangentBlockModel. Newton starts from the explicit-Euler guess
 /// (slgi_guess) plus the correction the previous step's solve made to its own (warm: kept as
 /// correction/h², as it is O(h²), so a shortened step scales it); a failed solve returns yₙ with
 /// StepResult::failed
@@ -203,10 +208,10 @@ template <int num, int den> struct SLGI {
     Vec6<typename Model::space::scalar> w{};
     return step(model, t, y, h, w, false);
   }
-  template <class T>
-  LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T t,
-                                                                     const typename HeavyTopQuadratic<T>::point& y, T h) {
-    Vec6<T> w{};
+  template <CotangentBlockModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar t,
+                                                             const typename Model::space::point& y, typename Model::space::scalar h) {
+    Vec6<typename Model::space::scalar> w{};
     return step(model, t, y, h, w, false);
   }
   template <CotangentModel Model>
@@ -223,15 +228,15 @@ template <int num, int den> struct SLGI {
     if (ok) w = (T(1) / (h * h)) * (r.z - guess);
     return {ok ? Model::from_cotangent(r.g, r.mu) : y, Model::space::point::zero(), false, !ok, r.iterations};
   }
-  template <class T>
-  LB_HD static StepResult<typename HeavyTopQuadratic<T>::point> step(const HeavyTopQuadratic<T>& model, T,
-                                                                     const typename HeavyTopQuadratic<T>::point& y, T h,
-                                                                     Vec6<T>& w, bool have) {
-    using M = HeavyTopQuadratic<T>;
-    const Vec6<T> guess = slgi_guess(kk_block(model, M::p(y)), M::Q(y), M::pi(y), h);
+  template <CotangentBlockModel Model>
+  LB_HD static StepResult<typename Model::space::point> step(const Model& model, typename Model::space::scalar,
+                                                             const typename Model::space::point& y, typename Model::space::scalar h,
+                                                             Vec6<typename Model::space::scalar>& w, bool have) {
+    using T = typename Model::space::scalar;
+    const Vec6<T> guess = slgikk_guess(model, y, h);
     const auto r = slgikk_step(model, y, h, T(num) / T(den), have ? guess + (h * h) * w : guess);
     if (r.status == Status::ok) w = (T(1) / (h * h)) * (r.z - guess);
-    return {r.y, M::point::zero(), false, r.status != Status::ok, r.iterations};
+    return {r.y, Model::space::point::zero(), false, r.status != Status::ok, r.iterations};
   }
 };
 

@@ -8,6 +8,8 @@
 #include "../product.hpp"
 #include "../so3.hpp"
 #include "heavy_top.hpp"
+#include "heavy_top_spatial.hpp"
+#include "names.hpp"
 
 namespace lb {
 
@@ -20,6 +22,8 @@ template <class T> struct HeavyTopQuadratic {
   LB_HD static Mat3<T> Q(const point& y) { return Mat3<T>::from_flat(y.template seg<0, 9>()); }
   LB_HD static Vec3<T> pi(const point& y) { return y.template seg<9, 3>(); }
   LB_HD static Vec3<T> p(const point& y) { return y.template seg<12, 3>(); }
+  /// The momentum of the (Q, π) block that SLGIKK steps: π.
+  LB_HD static Vec3<T> mu(const point& y) { return pi(y); }
   /// Body variables (Π, Γ) = (Qᵀπ, Qᵀe₃).
   LB_HD static Vec6<T> body(const point& y) {
     const Mat3<T> Qt = Q(y).transpose();
@@ -53,7 +57,23 @@ template <class T> struct HeavyTopQuadratic {
   }
   LB_HD Vec<T, 2> observables(const point& y) const { return {{energy(y), pi(y)[2]}}; }
   static std::vector<std::string> observable_names() { return {"energy", "pi_z"}; }
+  static std::vector<std::string> state_names() {
+    return names::join({names::matrix("Q"), names::xyz("pi"), names::xyz("p"), names::xyz("q")});
+  }
   template <class U> LB_HD HeavyTopQuadratic<U> cast() const { return {top.template cast<U>()}; }
+
+  /// SLGIKK's hooks (methods/slgi.hpp, [CCLMO22 §3.4.3]). dexp and Ad* of SO(3) × ℝ³ are block
+  /// diagonal with identities on ℝ³ and f = (ω, p − Qᵀe₃; π × ω + Qp × e₃, 0), so p stays as it is
+  /// and (Q, π) take the SLGI step of the spatial top with M g X = −p:
+  LB_HD HeavyTopSpatial<T> cotangent_block(const point& y) const { return {HeavyTop<T>{top.inertia, -p(y), T(1), T(1)}}; }
+  /// and q₁ = q₀ + h(p − Q_θᵀe₃), with Q_θ = exp(θξ)Q₀, a passive update that feeds nothing back.
+  LB_HD static point cotangent_update(const point& y, const Mat3<T>& Q1, const Vec3<T>& pi1, const Mat3<T>& Q_theta, T h) {
+    point out = y;
+    out.set_seg(0, Q1.flat());
+    out.set_seg(9, pi1);
+    out.set_seg(15, y.template seg<15, 3>() + h * (p(y) - Q_theta.row(2)));  // Q_θᵀe₃ is Q_θ's third row
+    return out;
+  }
 };
 
 }  // namespace lb

@@ -6,16 +6,20 @@
 
 namespace lb {
 
-/// State of a trajectory after integration.
-template <class P> struct Outcome {
-  P y;                   ///< final state (the last accepted one if the trajectory failed)
-  typename P::scalar t;  ///< time reached
-  long steps;            ///< accepted steps
-  long rejected;         ///< rejected step attempts
+/// State of a trajectory after integration: what every driver returns.
+template <class P, class T = typename P::scalar> struct Outcome {
+  P y;            ///< final state (the last accepted one if the trajectory failed)
+  T t;            ///< time reached
+  long steps;     ///< accepted steps
+  long rejected;  ///< rejected step attempts
   Status status;
+  long iterations;     ///< implicit methods: Newton iterations of every attempt, summed (else 0)
+  int iterations_max;  ///< implicit methods: the most of one attempt (else 0)
 };
 
-template <class P> LB_HD Outcome<P> outcome(const Trajectory<P>& s) { return {s.y, s.t, s.steps, s.rejected, s.status}; }
+template <class P> LB_HD Outcome<P> outcome(const Trajectory<P>& s) {
+  return {s.y, s.t, s.steps, s.rejected, s.status, s.iterations, s.iterations_max};
+}
 
 /// advance() to t1 without samples, an implicit method's warm start kept across its steps.
 template <class Method, bool adaptive, class Model>

@@ -1,0 +1,48 @@
+# The documents stay true to the tree, the recipes of docs/architecture.md first: every file path
+# README.md and docs/*.md name in backticks exists (relative to the root or to include/liebatch/;
+# build outputs aside), and every test they name as Suite.Name is defined under tests/. A rename
+# that leaves a document behind fails here, so a newcomer following a recipe never edits a file that
+# is gone.
+# Usage: cmake -DROOT=<source dir> -P doc_refs.cmake
+file(GLOB docs ${ROOT}/docs/*.md)
+file(GLOB_RECURSE test_sources ${ROOT}/tests/*.cpp ${ROOT}/tests/*.cu ${ROOT}/tests/*.hpp)
+set(tests_text "")
+foreach(f IN LISTS test_sources)
+  file(READ ${f} t)
+  string(APPEND tests_text "${t}")
+endforeach()
+set(bad "")
+set(paths 0)
+set(tests 0)
+foreach(doc IN LISTS docs ITEMS ${ROOT}/README.md)
+file(READ ${doc} text)
+string(REGEX MATCHALL "`[^`\n]+`" spans "${text}")
+cmake_path(RELATIVE_PATH doc BASE_DIRECTORY ${ROOT} OUTPUT_VARIABLE where)
+foreach(span IN LISTS spans)
+  string(REGEX REPLACE "^`|`$" "" s "${span}")
+  # One path, possibly followed by other words: take its first word.
+  string(REGEX MATCH "^[A-Za-z0-9_./-]+" word "${s}")
+  if(word MATCHES "/" AND word MATCHES "\\.(hpp|cpp|cu|cuh|cmake|md|sh|txt|json|in|py)$" AND NOT word MATCHES "^(build|/|\\.\\.)"
+     AND NOT word MATCHES "[<>*]")
+    math(EXPR paths "${paths} + 1")
+    if(NOT EXISTS ${ROOT}/${word} AND NOT EXISTS ${ROOT}/include/liebatch/${word})
+      string(APPEND bad "  ${where}: `${word}`: no such file (from root or include/liebatch/)\n")
+    endif()
+  elseif(s MATCHES "^([A-Z][A-Za-z0-9]+)\\.([A-Z][A-Za-z0-9]+)$")
+    math(EXPR tests "${tests} + 1")
+    set(suite ${CMAKE_MATCH_1})
+    set(name ${CMAKE_MATCH_2})
+    string(REGEX MATCH "TEST(_F|_P)?\\(${suite}, ${name}\\)" found "${tests_text}")
+    if(NOT found)
+      string(REGEX MATCH "TYPED_TEST(_P)?\\([A-Za-z0-9]+, ${name}\\)" found "${tests_text}")
+    endif()
+    if(NOT found)
+      string(APPEND bad "  ${where}: `${suite}.${name}`: no such test under tests/\n")
+    endif()
+  endif()
+endforeach()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "the documents name what the tree does not hold:\n${bad}")
+endif()
+message(STATUS "README.md and docs/: ${paths} file paths and ${tests} test names, all present")
