@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds benchmarks at two commits and runs them in turn on this machine (base, head, base, head,
 # …), so that drift in the machine's speed falls on both: the check that a change costs no speed.
-# Prints, for every table row of every benchmark, the median over the rounds of head/base for each
-# numeric column, and keeps the raw outputs.
+# Prints, for every table row of every benchmark and each numeric column, head/base of the best
+# (largest) value over the rounds, then the median over the rounds of head/base; the benchmarks'
+# columns are rates, so the best is the run least disturbed by the rest of the machine. Keeps the
+# raw outputs.
 # Usage: bash scripts/bench-compare.sh BASE HEAD [rounds (3)] [benchmarks (bench_engine_packs bench_lorenz_cpu)]
 # Output in ${LIEBATCH_COMPARE_DIR:-/tmp/liebatch-bench-compare}: BASE/ and HEAD/ (worktrees and
 # builds, reused by a later run), raw/ (one file per benchmark, commit and round).
@@ -41,7 +43,7 @@ def rows(path):  # table rows: the key is the row's text cells, the values its n
         key = " | ".join(c for c, v in zip(cells, vals) if v is None)
         out.setdefault(key, [v for v in vals if v is not None])
     return out
-print(f"head {head} / base {base}: median over {rounds} rounds of each numeric column")
+print(f"head {head} / base {base}, {rounds} rounds; per numeric column: best/best (median of the ratios)")
 for b in benches:
     print(f"\n{b}")
     runs = {c: [rows(f"{raw}/{b}.{c}.{r}.txt") for r in range(1, rounds + 1)] for c in (base, head)}
@@ -49,6 +51,8 @@ for b in benches:
         ratios = []
         for i in range(len(v0)):
             rs = [h[key][i] / b_[key][i] for b_, h in zip(runs[base], runs[head]) if key in h and b_[key][i]]
-            ratios.append(f"{statistics.median(rs):.3f}" if rs else "-")
+            best_b = max(r[key][i] for r in runs[base])
+            best_h = max(r[key][i] for r in runs[head] if key in r)
+            ratios.append(f"{best_h / best_b:.3f} ({statistics.median(rs):.3f})" if rs else "-")
         print(f"  {key[:70]:70s} {' '.join(ratios)}")
 PY
