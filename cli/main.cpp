@@ -3,6 +3,6 @@
 // of a run finished, no order fitted); 2 bad command line or config; 3 a file could not be read
 // or written; 4 any other error. An error (2, 3, 4) leaves no output file behind; no run replaces
 // a file liebatch did not write.
-#include "commands.hpp"
+#include "cli/commands/commands.hpp"
 
 int main(int argc, char** argv) { return lb::cli::cli_main(argc, argv); }

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-#include "cli/process.hpp"
+#include "cli/plots/process.hpp"
 
 namespace examples {
 

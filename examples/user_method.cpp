@@ -16,8 +16,8 @@
 #include <liebatch/models/free_rigid_body.hpp>
 #include <liebatch/models/heavy_top.hpp>
 
-#include "cli/commands.hpp"
-#include "cli/methods.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/models/methods.hpp"
 
 namespace user {
 constexpr lb::Rational O{0, 1};

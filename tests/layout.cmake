@@ -17,7 +17,7 @@
 #     anything, and as it sits above every floor nothing in include/liebatch/ may include it.
 #     methods/ and models/ include nothing of each other: a method takes what it needs of a model
 #     through a concept (CotangentModel, CotangentBlockModel, ConstrainedModel), never by name.
-#  2. The commands write through the Sink interface only (cli/sink.hpp): no command source names
+#  2. The commands write through the Sink interface only (cli/outputs/sink.hpp): no command source names
 #     HDF5, so a second output format does not touch them.
 # Usage: cmake -DROOT=<source dir> -P layout.cmake
 set(floor_names - numbers groups spaces models methods sampling trajectory ensemble umbrella)  # by floor; 0 unused
@@ -113,9 +113,9 @@ foreach(h IN LISTS headers)
 endforeach()
 
 foreach(f command.hpp command.cpp run.cpp converge.cpp validate.cpp list.cpp)
-  file(STRINGS ${ROOT}/cli/${f} lines REGEX "hdf5|h5_sink|H5[A-Z]")
+  file(STRINGS ${ROOT}/cli/commands/${f} lines REGEX "hdf5|h5_sink|H5[A-Z]")
   foreach(l IN LISTS lines)
-    string(APPEND bad "  cli/${f} writes HDF5 itself, not through Sink: ${l}\n")
+    string(APPEND bad "  cli/commands/${f} writes HDF5 itself, not through Sink: ${l}\n")
   endforeach()
 endforeach()
 

@@ -18,7 +18,7 @@
 #include <liebatch/pack.hpp>
 #include <unistd.h>
 
-#include "cli/process.hpp"
+#include "cli/plots/process.hpp"
 #include "cli_run.hpp"
 #include <liebatch/ensemble/device.hpp>
 

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/process.hpp"
+#include "cli/plots/process.hpp"
 #include "cli_run.hpp"
 
 namespace {

@@ -12,9 +12,9 @@
 
 #include <unistd.h>
 
-#include "cli/order_fit.hpp"
-#include "cli/output_files.hpp"
-#include "cli/plot.hpp"
+#include "cli/commands/order_fit.hpp"
+#include "cli/outputs/output_files.hpp"
+#include "cli/plots/plot.hpp"
 
 namespace {
 

@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/commands.hpp"
+#include "cli/commands/commands.hpp"
 
 // A sanitizer report ends the child with this status, told apart from the command's own 0–4.
 constexpr int sanitizer_status = 86;

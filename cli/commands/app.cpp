@@ -1,0 +1,83 @@
+// The command line of liebatch: options, subcommands, and the exit status of each kind of error.
+#include <csignal>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <liebatch/pack.hpp>
+
+#include "cli/commands/commands.hpp"
+#include "cli/config/config_node.hpp"
+#include "cli/outputs/output_files.hpp"
+#include "cli/outputs/provenance.hpp"
+
+namespace lb::cli {
+
+int cli_main(int argc, const char* const* argv) {
+  // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
+  // instead of the signal killing the process with its temporary files in place.
+  std::signal(SIGXFSZ, SIG_IGN);
+  CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version",
+                       std::string("liebatch ") + LIEBATCH_VERSION + " (commit " + source_commit() + ")\nCPU packs: " + pack_arch());
+  Options o;
+  for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+
+  auto common = [&](CLI::App* c) {
+    // Not CLI11's ExistingFile: a config that cannot be read is a file error (3), with the reason.
+    c->add_option("config", o.config, "JSON config file")->required();
+    c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)");
+    c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
+    c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::Range(0, 4096));
+    c->add_flag("!--no-simd", o.simd, "CPU: one member per thread, not packs of members in SIMD lanes");
+    c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)")
+        ->check(CLI::Range(0L, 1L << 40));
+    c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
+    c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
+    c->add_flag("--force", o.force, "replace existing files that liebatch did not write (never an input, a read-only file or a symlink)");
+  };
+  auto* run = app.add_subcommand("run", "integrate an ensemble; final states, samples and observables to HDF5");
+  common(run);
+  auto* poincare = app.add_subcommand("poincare", "an ensemble with a Poincaré section; hits to HDF5 and a scatter PNG");
+  common(poincare);
+  auto* converge = app.add_subcommand("converge", "step sizes x methods against a reference: errors, observed orders, log-log PNG");
+  common(converge);
+  auto* validate =
+      app.add_subcommand("validate", "the same ensemble in double and in long double (or on the GPU): differences and pass/fail");
+  common(validate);
+  auto* list = app.add_subcommand("list", "models (with parameters), methods, presets");
+  std::string what = "all";
+  list->add_option("what", what, "models | methods | presets | all")->check(CLI::IsMember({"models", "methods", "presets", "all"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "liebatch: " << echo(e.what(), 240) << "\nRun with --help for more information.\n";
+    return bad_input;
+  }
+  try {
+    if (*run) return run_command(o);
+    if (*poincare) return poincare_command(o);
+    if (*converge) return converge_command(o);
+    if (*validate) return validate_command(o);
+    return list_command(what);
+  } catch (const ConfigError& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return bad_input;
+  } catch (const IoError& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return io_error;
+  } catch (const std::exception& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return runtime_error;
+  }
+}
+
+}  // namespace lb::cli

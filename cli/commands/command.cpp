@@ -1,0 +1,306 @@
+#include "cli/commands/command.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include <liebatch/ensemble/device.hpp>
+#include <liebatch/methods/step.hpp>
+#include <liebatch/pack.hpp>
+#include "cli/models/gpu_run.hpp"
+#include "cli/plots/plot.hpp"
+#include "cli/commands/progress.hpp"
+#include "cli/outputs/provenance.hpp"
+
+namespace lb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& path) {
+  if (const std::string why = unreadable(path); !why.empty()) throw IoError("cannot read config '" + echo(path) + "': " + why);
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot read config '" + echo(path) + "': " + std::strerror(errno));
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A member count: exact below a million, else "1.2e+12".
+std::string fmt_count(double n) {
+  char s[32];
+  std::snprintf(s, sizeof s, n < 1e6 ? "%.0f" : "%.3g", n);
+  return s;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+/// Bytes a batch holds per member: states, samples and hit slots (×3 with a long double run beside).
+double member_bytes(const Study& st, bool extended) {
+  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
+  double per = 8 * (d * (3 + k) + q * k + 8);
+  if (st.run.section.kind != SectionSpec::none) per += 8 * st.run.section.max_hits * (d + q + 2);
+  return extended ? 3 * per : per;
+}
+
+}  // namespace
+
+std::string output_path(const Options& o) {
+  if (!o.output.empty()) return o.output;
+  return fs::path(o.config).stem().string() + ".h5";
+}
+
+std::string sibling(const std::string& h5, const std::string& ext) {
+  fs::path p(h5);
+  p.replace_extension(ext);
+  return p.string();
+}
+
+std::string gpu_missing(const ModelRunner& model, const std::vector<std::string>& methods) {
+  std::string why = gpu_unavailable_reason();
+  for (const auto& m : methods)
+    if (why.empty()) why = gpu_method_missing(m);
+  return why.empty() ? model.gpu_missing() : why;
+}
+
+Where pick_device(const Options& o, const ModelRunner& model, const std::vector<std::string>& methods) {
+  if (o.device == "cpu") return {false, "cpu (requested)"};
+  const std::string why = gpu_missing(model, methods);
+  if (o.device == "gpu") {
+    if (!why.empty()) throw std::runtime_error("device 'gpu' requested but unusable: " + why);
+    return {true, "gpu (requested)"};
+  }
+  if (why.empty()) return {true, "gpu (auto: CUDA device found)"};
+  return {false, "cpu (auto: " + why + ")"};
+}
+
+std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
+  const std::size_t n = st.init.count;
+  if (requested > 0) return std::min(requested, n);
+  return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(1024.0 * 1024 * 1024 / member_bytes(st, extended))));
+}
+
+namespace {
+
+/// The files command c writes: the HDF5 output, and beside it a CSV table and a PNG plot (run:
+/// the observables' drift, which needs samples).
+std::vector<std::string> outputs_of(const std::string& h5, Command c, const Study& st) {
+  std::vector<std::string> v{h5};
+  if (c == Command::converge || c == Command::validate) v.push_back(sibling(h5, ".csv"));
+  const bool drawn = c == Command::run ? st.run.samples >= 2 && !st.model->obs_names().empty() : c != Command::validate;
+  if (st.plot && drawn && gnuplot_available()) v.push_back(sibling(h5, ".png"));
+  return v;
+}
+
+/// Refuses, before any work, a run whose output cannot fit on its file system or whose batches
+/// cannot fit in memory, naming both sizes.
+void check_resources(const Study& st, Command c, const Options& o, const std::string& out) {
+  const double n = double(st.init.count);
+  if (c == Command::converge) {  // every member at every step size at once, beside a long double run
+    const double runs = n * double(st.converge.steps.size());
+    check_memory(runs * member_bytes(st, true), fmt_count(runs) + " runs (members x step sizes) held at once");
+    return;
+  }
+  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
+  double per = 8 * (2 * d + 3) + 1 + 8 * k * (1 + d + q);  // initial/, final/, samples/
+  if (c == Command::poincare) per += 3 * 8;                // hits/count, lost, suspected_pairs
+  check_space(out, 65536 + n * per,
+              fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : ""));
+  const auto batch = double(batch_size(st, std::size_t(o.batch), c == Command::validate));
+  check_memory(batch * member_bytes(st, c == Command::validate), fmt_count(batch) + " members per batch");
+}
+
+std::vector<std::string> status_names() {
+  std::vector<std::string> v;
+  for (int s = 0; s < status_count; ++s) v.push_back(status_name(std::uint8_t(s)));
+  return v;
+}
+
+/// Refuses steps that the run's precision cannot resolve at the span's largest |t| (its spacing
+/// there above 10⁻³ of the smallest step): the time grid would coarsen silently (t0 = 1e16,
+/// h = 1 took one step of 4; at t0 = 1.7e9, h = 1e-7 took 9970 steps for 10⁴). Double is the
+/// coarsest precision of every command but a float run (references and round-off runs are in
+/// long double, finer still).
+void check_resolution(const Study& st, Command c) {
+  const auto& h = c == Command::converge ? st.converge.steps : st.run.h;
+  double hmin = *std::min_element(h.begin(), h.end());
+  if (c == Command::converge) hmin = std::min(hmin, st.converge.ref_h);
+  const double tmax = std::max(std::abs(st.run.t0), std::abs(st.run.t1));
+  const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
+  const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
+  if (spacing > 1e-3 * hmin) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "config /time: %s cannot resolve steps of %g at |t| = %g (its spacing there is %g, over 1e-3 of the step); "
+                  "shift the span towards 0%s",
+                  st.run.single ? "float" : "double", hmin, tmax, spacing, st.run.single ? " or use double" : "");
+    throw ConfigError(msg);
+  }
+}
+
+}  // namespace
+
+Study load(const Options& o, Command c) {
+  Study st = read_study(read_text(o.config), c,
+                        fs::path(o.config).parent_path().string().empty() ? std::string(".") : fs::path(o.config).parent_path().string());
+  st.run.threads = o.threads;
+  st.run.simd = o.simd;
+  st.plot = st.plot && o.plot;
+  if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
+  if (o.precision == "float") {
+    if (c != Command::run)
+      throw ConfigError(
+          "--precision float: only 'liebatch run' offers float (sections, convergence and "
+          "validation use double)");
+    st.run.single = true;
+  }
+  check_resolution(st, c);
+  // Nothing is computed before the outputs are known to be writable, to replace no one else's
+  // file and to fit.
+  const std::string out = output_path(o);
+  if (const std::string why = sink_format_error(out); !why.empty()) throw ConfigError(why);
+  st.inputs.push_back(o.config);
+  st.outputs = outputs_of(out, c, st);
+  check_outputs(st.outputs, st.inputs, o.force);
+  check_resources(st, c, o, out);
+  // Every member's state is checked now, so a bad one cannot end a long run late.
+  Progress progress("checking initial states", o.quiet);
+  std::vector<double> y;
+  for (std::size_t i0 = 0; i0 < st.init.count; i0 += 65536) {
+    st.init.fill(i0, std::min<std::size_t>(65536, st.init.count - i0), y);
+    progress(double(i0 + y.size() / std::size_t(st.model->dim())) / double(st.init.count));
+  }
+  return st;
+}
+
+std::string status_summary(const std::vector<std::uint8_t>& status) {
+  std::vector<long> count(status_count + 1, 0);  // the last: codes outside the list
+  for (auto s : status) ++count[std::min<int>(s, status_count)];
+  std::string r;
+  for (int s = 0; s <= status_count; ++s)
+    if (count[std::size_t(s)]) r += (r.empty() ? "" : ", ") + std::to_string(count[std::size_t(s)]) + " " + status_name(std::uint8_t(s));
+  return r;
+}
+
+void write_header(Sink& w, const Study& st, const Options& o, const std::string& command, const std::string& device) {
+  w.attr("liebatch_version", LIEBATCH_VERSION);
+  w.attr("liebatch_commit", source_commit());
+  w.attr("command", command);
+  w.attr("command_line", o.command_line);
+  w.attr("created", utc_now());
+  w.attr("device", device);
+  w.attr("cpu_simd", pack_arch());
+  w.attr("model", st.model->name());
+  w.attr("method", st.run.method);
+  w.attr("precision", st.run.single ? "float" : "double");
+  w.attr("initial_states", st.sampler);
+  w.attr("config", st.config.dump(2));
+  w.write("names/state", st.model->state_names());
+  w.write("names/observables", st.model->obs_names());
+  w.write("names/status", status_names());
+}
+
+double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive) {
+  const bool failed = !adaptive && o.status[i] == std::uint8_t(Status::nonlinear_solve_failed);
+  const long attempts = o.steps[i] + o.rejected[i] + (failed ? 1 : 0);
+  return attempts > 0 ? double(o.iterations[i]) / double(attempts) : 0.0;
+}
+
+MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits) : w_(w), hits_(hits), adaptive_(st.run.adaptive), n_(st.init.count) {
+  using K = Sink::Kind;
+  const auto n = std::uint64_t(st.init.count), d = std::uint64_t(st.model->dim());
+  const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
+  w.create("initial/y", K::f64, {d, n});
+  w.create("final/y", K::f64, {d, n});
+  w.create("final/t", K::f64, {n});
+  w.create("final/steps", K::i64, {n});
+  w.create("final/rejected", K::i64, {n});
+  w.create("final/status", K::u8, {n});
+  std::string values;
+  for (int s = 0; s < status_count; ++s) values += (s ? ", " : "") + std::to_string(s) + " " + status_name(std::uint8_t(s));
+  w.attr("final/status", "values", values);
+  if (k > 0) {
+    w.create("samples/t", K::f64, {k, n});
+    w.create("samples/y", K::f64, {k, d, n});
+    w.create("samples/observables", K::f64, {k, q, n});
+  }
+  if (hits) {
+    w.create_rows("hits/member", K::i64, 0);
+    w.create_rows("hits/index", K::i64, 0);
+    w.create_rows("hits/t", K::f64, 0);
+    w.create_rows("hits/y", K::f64, d);
+    w.create_rows("hits/observables", K::f64, q);
+    w.create("hits/count", K::i64, {n});
+    w.create("hits/lost", K::i64, {n});
+    w.create("hits/suspected_pairs", K::i64, {n});
+  }
+}
+
+void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunResult& r) {
+  const auto& o = r.out;
+  const auto c0 = std::uint64_t(i0), b = std::uint64_t(o.size);
+  w_.write_columns("initial/y", y0, c0, b);
+  w_.write_columns("final/y", o.y, c0, b);
+  w_.write_columns("final/t", o.t, c0, b);
+  w_.write_columns("final/steps", o.steps, c0, b);
+  w_.write_columns("final/rejected", o.rejected, c0, b);
+  w_.write_columns("final/status", o.status, c0, b);
+  if (!o.iterations.empty()) {  // an implicit method: its Newton iterations per member
+    using K = Sink::Kind;
+    if (!newton_) {  // created with the first batch: only implicit methods count iterations
+      newton_ = true;
+      w_.create("final/newton_mean", K::f64, {n_});
+      w_.create("final/newton_max", K::i64, {n_});
+      w_.attr("final/newton_mean", "meaning", "Newton iterations per step attempt");
+      w_.attr("final/newton_max", "meaning", "most Newton iterations in one step attempt");
+    }
+    std::vector<double> mean(o.size);
+    for (std::size_t i = 0; i < o.size; ++i) mean[i] = newton_mean(o, i, adaptive_);
+    w_.write_columns("final/newton_mean", mean, c0, b);
+    w_.write_columns("final/newton_max", std::vector<long>(o.iterations_max.begin(), o.iterations_max.end()), c0, b);
+  }
+  if (o.samples > 0) {
+    w_.write_columns("samples/t", o.sample_t, c0, b);
+    w_.write_columns("samples/y", o.sample_y, c0, b);
+    w_.write_columns("samples/observables", o.sample_obs, c0, b);
+  }
+  if (hits_) {
+    std::vector<long> member, index(o.hit_index.begin(), o.hit_index.end());
+    for (auto m : o.hit_member) member.push_back(long(i0 + m));
+    w_.append_rows("hits/member", member, 0);
+    w_.append_rows("hits/index", index, 0);
+    w_.append_rows("hits/t", o.hit_t, 0);
+    w_.append_rows("hits/y", o.hit_y, std::uint64_t(o.dim));
+    w_.append_rows("hits/observables", o.hit_obs, std::uint64_t(o.nobs));
+    w_.write_columns("hits/count", o.hits, c0, b);
+    w_.write_columns("hits/lost", o.lost_hits, c0, b);
+    w_.write_columns("hits/suspected_pairs", o.suspects, c0, b);
+  }
+}
+
+void commit(const Study& st, const Options& o, Sink& w, TextOutput* table) {
+  check_outputs(st.outputs, st.inputs, o.force);
+  if (table) table->finish();
+  w.commit();
+  if (table) table->commit();
+}
+
+void note_plot(const std::string& png, const std::string& why, bool quiet) {
+  if (!why.empty()) std::cerr << "liebatch: no plot: " << why << "\n";
+  else if (!quiet) std::cout << "  plot: " << png << "\n";
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,70 @@
+// What the commands share: the config loaded and checked before any work (outputs writable and
+// fitting, memory enough, every initial state valid), the device chosen, batches, the output's
+// header and per-member arrays, statuses in words, and the files put in place at the end.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/commands/commands.hpp"
+#include "cli/outputs/output_files.hpp"
+#include "cli/outputs/sink.hpp"
+#include "cli/commands/study.hpp"
+
+namespace lb::cli {
+
+/// Reads and checks the config for command c; refuses, before any work, outputs that would
+/// replace someone else's file or not fit, batches that do not fit in memory, and bad initial states.
+Study load(const Options& o, Command c);
+
+/// The output file: -o, or the config's name with .h5 in the current directory.
+std::string output_path(const Options& o);
+/// The output's name with another extension ("run.h5" → "run.png").
+std::string sibling(const std::string& out, const std::string& ext);
+
+/// Where a command's runs go, and how the output names it.
+struct Where {
+  bool gpu;
+  std::string text;  ///< e.g. "cpu (auto: no CUDA device present)"
+};
+/// "" when the GPU is usable and this build holds kernels for the model and every method, else why not.
+std::string gpu_missing(const ModelRunner& model, const std::vector<std::string>& methods);
+/// --device cpu; gpu (an error saying why when the GPU or the kernels are missing); or auto: the
+/// GPU when it is usable and holds kernels for the model and every method the command runs.
+Where pick_device(const Options& o, const ModelRunner& model, const std::vector<std::string>& methods);
+/// Members per batch: as many as fit 1 GiB (at least 1), or as requested.
+std::size_t batch_size(const Study& st, std::size_t requested, bool extended);
+
+/// "9998 ok, 2 nonfinite" (names from LB_STATUSES).
+std::string status_summary(const std::vector<std::uint8_t>& status);
+
+/// The attributes and names every output starts with: version, command, device, model, method,
+/// the config, the names of the state's components, observables and statuses.
+void write_header(Sink& w, const Study& st, const Options& o, const std::string& command, const std::string& device);
+/// The per-member arrays of an ensemble (initial/, final/, samples/, and hits/ for a section),
+/// created for every member and filled batch by batch.
+class MemberArrays {
+ public:
+  MemberArrays(Sink& w, const Study& st, bool hits);
+  /// Members [i0, i0 + r.out.size) with initial states y0.
+  void add(std::size_t i0, const std::vector<double>& y0, const RunResult& r);
+
+ private:
+  Sink& w_;
+  bool hits_, adaptive_, newton_ = false;
+  std::uint64_t n_;
+};
+
+/// Member i's Newton iterations per step attempt (an implicit method's run): the failed attempt
+/// that ends a fixed-step member counts as one.
+double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive);
+
+/// Puts the files in place: the outputs checked again (a file or a link may have appeared at their
+/// paths during the run), the CSV written out before the main output is committed, so a full disk
+/// leaves neither.
+void commit(const Study& st, const Options& o, Sink& w, TextOutput* table = nullptr);
+
+/// Reports a plot written to `png`, or why none was ("" : written).
+void note_plot(const std::string& png, const std::string& why, bool quiet);
+
+}  // namespace lb::cli

@@ -1,0 +1,34 @@
+// The subcommands of `liebatch`. Each returns the process exit status; errors are thrown as
+// ConfigError (exit 2), IoError (exit 3) or other exceptions (exit 4) and reported by main.
+#pragma once
+#include <string>
+
+namespace lb::cli {
+
+/// Exit statuses (documented in README).
+enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4 };
+
+struct Options {
+  std::string config;                ///< config file
+  std::string output;                ///< HDF5 file ("" : the config's name with .h5, in the current directory)
+  std::string device = "auto";       ///< auto | cpu | gpu
+  std::string precision = "double";  ///< double | float
+  int threads = 0;                   ///< CPU threads (0: all)
+  bool simd = true;                  ///< CPU: members in SIMD lanes
+  long batch = 0;                    ///< members per batch (0: as many as fit in 1 GiB)
+  bool quiet = false;                ///< no progress, no summary
+  bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
+  bool force = false;                ///< replace existing files that liebatch did not write
+  std::string command_line;          ///< recorded in the output
+};
+
+/// The whole command line: parses argv, runs the subcommand, reports errors; returns the exit status.
+int cli_main(int argc, const char* const* argv);
+
+int run_command(const Options& o);       ///< liebatch run
+int poincare_command(const Options& o);  ///< liebatch poincare
+int converge_command(const Options& o);  ///< liebatch converge
+int validate_command(const Options& o);  ///< liebatch validate
+int list_command(const std::string& what);
+
+}  // namespace lb::cli

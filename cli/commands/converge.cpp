@@ -1,0 +1,192 @@
+// liebatch converge: every method at every step size against a reference, the round-off of each
+// run against the same run in long double, observed orders fitted, a table and a log-log plot.
+#include "cli/commands/command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "cli/models/methods.hpp"
+#include "cli/commands/order_fit.hpp"
+#include "cli/plots/plot.hpp"
+#include "cli/commands/progress.hpp"
+
+namespace lb::cli {
+
+int converge_command(const Options& opt) {
+  Study st = load(opt, Command::converge);
+  const auto& cs = st.converge;
+  std::vector<std::string> gpu_runs = cs.methods;
+  if (cs.reference != "extended") gpu_runs.push_back(cs.ref_method);  // the extended reference runs on the CPU
+  const Where where = pick_device(opt, *st.model, gpu_runs);
+  st.run.gpu = where.gpu;
+  const auto out = open_sink(output_path(opt));
+  Sink& w = *out;
+  const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
+  const int dim = st.model->dim();
+  std::vector<double> y0;
+  st.init.fill(0, n, y0);
+
+  RunSpec ref = st.run;
+  ref.size = n;
+  ref.y0 = y0;
+  ref.method = cs.ref_method;
+  ref.adaptive = false;
+  ref.h = {cs.ref_h};
+  ref.samples = 0;
+  const RunResult rr = cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref);
+  for (std::size_t k = 0; k < n; ++k)
+    if (rr.out.status[k] != std::uint8_t(Status::ok))
+      throw ConfigError("config /converge/reference: the reference run failed for initial state " + std::to_string(k) + " (" +
+                        status_name(rr.out.status[k]) + "); choose another reference step or method");
+  // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
+  // components; b holds the same members, or one per initial state (the reference). NaN if any
+  // member failed.
+  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j, int d0 = 0, int d1 = -1) {
+    if (d1 < 0) d1 = dim;
+    double e = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = j * n + k, ib = b.size == a.size ? i : k;
+      if (a.status[i] != std::uint8_t(Status::ok) || b.status[ib] != std::uint8_t(Status::ok)) return double(NAN);
+      for (int d = d0; d < d1; ++d) {
+        const double diff = std::abs(a.y[std::size_t(d) * a.size + i] - b.y[std::size_t(d) * b.size + ib]);
+        if (std::isnan(diff)) return double(NAN);
+        e = std::max(e, diff);
+      }
+    }
+    return e;
+  };
+
+  std::vector<double> error(nm * nh), roundoff(nm * nh), slope(nm * (nh - 1)), order(nm);
+  // A constrained system's error in q, v and λ apart (ModelRunner::parts).
+  const std::vector<int> parts = st.model->parts();
+  std::vector<double> part_error(nm * nh * parts.size());
+  std::vector<std::uint8_t> use(nm * nh);
+  std::vector<std::string> notes;
+  TextOutput table(sibling(w.path(), ".csv"));  // next to the HDF5 file, renamed in place after it
+  auto& csv = table.out();
+  csv << csv_mark("converge") << "\nmethod,h,error,roundoff,local_slope,point\n";
+  csv.precision(10);
+  if (!opt.quiet)
+    std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
+              << " h = " << cs.ref_h << "; device " << where.text << "\n";
+  std::vector<Series> series;
+  Progress progress("converge", opt.quiet);
+  std::ostringstream report;  // printed after the progress line
+  Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
+  for (std::size_t m = 0; m < nm; ++m) {
+    RunSpec s = st.run;
+    s.method = cs.methods[m];
+    s.adaptive = false;
+    s.samples = 0;
+    s.size = n * nh;
+    s.y0.assign(std::size_t(dim) * s.size, 0);
+    s.h.assign(s.size, 0);
+    for (std::size_t j = 0; j < nh; ++j)
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = j * n + k;
+        s.h[i] = cs.steps[j];
+        for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
+      }
+    s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };
+    const RunResult r = st.model->run(s);
+    // Each run's round-off: its difference from the same method and steps in long double.
+    s.progress = [&](double f) { progress((double(m) + 0.25 + 0.75 * f) / double(nm)); };
+    const RunResult x = st.model->run_extended(s);
+    const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
+    for (std::size_t j = 0; j < nh; ++j) {
+      at(error, j) = max_diff(r.out, rr.out, j);
+      for (std::size_t p = 0, d0 = 0; p < parts.size(); d0 += std::size_t(parts[p]), ++p)
+        part_error[(m * nh + j) * parts.size() + p] = max_diff(r.out, rr.out, j, int(d0), int(d0) + parts[p]);
+      at(roundoff, j) = max_diff(r.out, x.out, j);
+    }
+    const OrderFit fit =
+        fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
+                  std::vector<double>(roundoff.begin() + long(m * nh), roundoff.begin() + long((m + 1) * nh)), st.run.t1 - st.run.t0);
+    order[m] = fit.order;
+    notes.push_back(fit.note);
+    Series ser{cs.methods[m], {}, {}};
+    for (std::size_t j = 0; j < nh; ++j) {
+      use[m * nh + j] = std::uint8_t(fit.use[j]);
+      if (j + 1 < nh) slope[m * (nh - 1) + j] = fit.slope[j];
+      csv << cs.methods[m] << "," << cs.steps[j] << "," << at(error, j) << "," << at(roundoff, j) << ","
+          << (j + 1 < nh ? fit.slope[j] : NAN) << "," << name(fit.use[j]) << "\n";
+      if (std::isfinite(at(error, j)) && at(error, j) > 0) {
+        ser.x.push_back(cs.steps[j]);
+        ser.y.push_back(at(error, j));
+        if (fit.use[j] != PointUse::fitted) {
+          dropped.x.push_back(cs.steps[j]);
+          dropped.y.push_back(at(error, j));
+        }
+      }
+    }
+    report << "  " << cs.methods[m] << " (order " << method_info(cs.methods[m]).order << "): observed " << order[m] << ", " << fit.note
+           << "\n    h, error, round-off, local slope to the next h, use:\n";
+    for (std::size_t j = 0; j < nh; ++j)
+      report << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
+             << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
+    if (parts.size() == 3) {
+      report << "    error in q, v, lambda apart:\n";
+      for (std::size_t j = 0; j < nh; ++j) {
+        const double* e = &part_error[(m * nh + j) * 3];
+        report << "    " << cs.steps[j] << "  " << e[0] << "  " << e[1] << "  " << e[2] << "\n";
+      }
+    }
+    char legend[64];
+    std::snprintf(legend, sizeof legend, " %.2f", order[m]);
+    ser.title += legend;
+    series.push_back(std::move(ser));
+  }
+  progress.finish();
+  if (!opt.quiet) std::cout << report.str();
+  if (!dropped.x.empty()) series.push_back(std::move(dropped));
+  write_header(w, st, opt, "converge", where.text);
+  w.write("initial/y", y0, {std::uint64_t(dim), n});
+  w.write("converge/h", cs.steps, {nh});
+  w.write("converge/methods", cs.methods);
+  w.write("converge/error", error, {nm, nh});
+  w.write("converge/roundoff", roundoff, {nm, nh});
+  w.write("converge/local_slope", slope, {nm, nh - 1});
+  w.write("converge/point", use, {nm, nh});
+  w.write("converge/observed_order", order, {nm});
+  if (!parts.empty()) {
+    w.write("converge/error_parts", part_error, {nm, nh, parts.size()});
+    w.attr("converge/error_parts", "meaning", "converge/error of a constrained system's q (embedded), v and lambda apart");
+  }
+  w.write("converge/fit", notes);
+  w.attr("converge/error", "meaning", "max over initial states of max_d |y_d(t1) - y_ref,d(t1)|");
+  w.attr("converge/roundoff", "meaning",
+         "max over initial states of max_d |y_d(t1) - y_ld,d(t1)|: the same method and step in long double");
+  w.attr("converge/local_slope", "meaning",
+         "log(e_j / e_j+1) / log(h_j / h_j+1) between neighbouring step sizes above round-off (NaN otherwise)");
+  w.attr("converge/point", "values",
+         "0 fitted, 1 round-off (error < 10 x round-off), 2 pre-asymptotic (local slope not settled), 3 failed, "
+         "4 alone (the only point above round-off), 5 step >= span (one step: no asymptotic information)");
+  w.attr("converge/observed_order", "meaning",
+         "least-squares slope of log error against log h over the fitted points: the finest "
+         "pairs whose local slopes lie within 0.2 (halved steps; 0.2 log 2 / log ratio otherwise) of the finest pair's");
+  char ref_h[32];
+  std::snprintf(ref_h, sizeof ref_h, "%g", cs.ref_h);
+  w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + ref_h);
+  commit(st, opt, w, &table);
+  if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
+  if (st.plot) {
+    const std::string png = sibling(w.path(), ".png");
+    note_plot(
+        png,
+        plot(png, {"convergence at t1: " + st.model->name() + " (observed orders over the fitted points)", "h", "error", true, true, false},
+             series),
+        opt.quiet);
+  }
+  if (std::all_of(order.begin(), order.end(), [](double p) { return std::isnan(p); })) {
+    std::cerr
+        << "liebatch: no observed order could be fitted (see the table: failed runs, errors at round-off or steps as long as the span)\n";
+    return check_failed;
+  }
+  return ok;
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,166 @@
+// liebatch validate: the same ensemble in double against long double (or on the CPU against the
+// GPU): differences per output, a bound from the method's round-off, pass or fail.
+#include "cli/commands/command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+#include <liebatch/methods/half_explicit_tableau.hpp>
+
+#include "cli/models/methods.hpp"
+#include "cli/commands/progress.hpp"
+
+namespace lb::cli {
+namespace {
+
+/// max over the state's components c0 … c1−1 of |a − b| / max(1, |b|).
+double rel_diff(const double* a, const double* b, int c0, int c1, std::size_t stride) {
+  double d = 0;
+  for (int c = c0; c < c1; ++c) {
+    const double x = a[std::size_t(c) * stride], y = b[std::size_t(c) * stride];
+    d = std::max(d, std::isnan(x) || std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
+  }
+  return d;
+}
+
+}  // namespace
+
+int validate_command(const Options& opt) {
+  Study st = load(opt, Command::validate);
+  // Against the GPU: the run on the CPU checked against the same run on the GPU. Against extended:
+  // the run (on --device) checked against a long double run of the same method and steps.
+  const bool against_gpu = st.validate.against == "gpu";
+  if (against_gpu && opt.device == "cpu")
+    throw ConfigError("config /validate/against: 'gpu' runs the ensemble on the CPU and on the GPU; drop --device cpu");
+  Where where{false, "cpu and gpu (validate against gpu)"};
+  if (against_gpu) {
+    const std::string why = gpu_missing(*st.model, {st.run.method});
+    if (!why.empty()) throw std::runtime_error("config /validate/against: 'gpu': cannot run on the GPU: " + why);
+  } else {
+    where = pick_device(opt, *st.model, {st.run.method});
+  }
+  st.run.gpu = where.gpu;
+  const auto out = open_sink(output_path(opt));
+  Sink& w = *out;
+  write_header(w, st, opt, "validate", where.text);
+  MemberArrays sink(w, st, false);
+  const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), true);
+  // Per output: relative differences |a − b|/max(1, |b|) per member (and sample), max and median.
+  // A constrained system's multipliers are an output of their own (below, their bound).
+  const int dim = st.model->dim(), r = st.model->multipliers(), qv = dim - r;
+  const std::string states = r > 0 ? " (q, v)" : " state";
+  std::vector<std::string> names;
+  std::vector<bool> multipliers;  // whether output o is a constrained system's multipliers
+  auto output = [&](const std::string& name, bool lambda) {
+    names.push_back(name);
+    multipliers.push_back(lambda);
+  };
+  output("final" + states, false);
+  if (r > 0) output("final multipliers", true);
+  const std::size_t samples_at = names.size();
+  if (st.run.samples > 0) output("sampled" + states, false);
+  if (st.run.samples > 0 && r > 0) output("sampled multipliers", true);
+  const std::size_t obs_at = names.size();
+  if (st.run.samples > 0 && !st.model->obs_names().empty()) output("sampled observables", false);
+  std::vector<std::vector<double>> diffs(names.size());
+  long status_mismatch = 0, max_steps = 1, not_ok = 0;
+  std::string reference_device;
+  Progress progress("validate", opt.quiet);
+  for (std::size_t i0 = 0; i0 < n; i0 += batch) {
+    RunSpec s = st.run;
+    s.size = std::min(batch, n - i0);
+    st.init.fill(i0, s.size, s.y0);
+    // Progress: the run a quarter of each batch, its reference (long double: slower) the rest.
+    const auto part = [&](double from, double to) {
+      return [&, from, to](double f) { progress((double(i0) + (from + f * (to - from)) * double(s.size)) / double(n)); };
+    };
+    s.progress = part(0, against_gpu ? 0.5 : 0.25);
+    const RunResult a = st.model->run(s);
+    s.progress = part(against_gpu ? 0.5 : 0.25, 1);
+    s.gpu = true;  // the reference: the same run on the GPU, or in long double (always on the CPU)
+    const RunResult b = against_gpu ? st.model->run(s) : st.model->run_extended(s);
+    reference_device = b.out.device;
+    sink.add(i0, s.y0, a);
+    const auto& A = a.out;
+    const auto& B = b.out;
+    for (std::size_t i = 0; i < A.size; ++i) {
+      diffs[0].push_back(rel_diff(&A.y[i], &B.y[i], 0, qv, A.size));
+      if (r > 0) diffs[1].push_back(rel_diff(&A.y[i], &B.y[i], qv, dim, A.size));
+      status_mismatch += A.status[i] != B.status[i];
+      not_ok += A.status[i] != std::uint8_t(Status::ok);
+      max_steps = std::max(max_steps, B.steps[i]);
+    }
+    for (int k = 0; k < A.samples; ++k)
+      for (std::size_t i = 0; i < A.size; ++i) {
+        const std::size_t o = std::size_t(k) * std::size_t(A.dim) * A.size + i;
+        diffs[samples_at].push_back(rel_diff(&A.sample_y[o], &B.sample_y[o], 0, qv, A.size));
+        if (r > 0) diffs[samples_at + 1].push_back(rel_diff(&A.sample_y[o], &B.sample_y[o], qv, dim, A.size));
+        if (A.nobs > 0) {
+          const std::size_t q = std::size_t(k) * std::size_t(A.nobs) * A.size + i;
+          diffs[obs_at].push_back(rel_diff(&A.sample_obs[q], &B.sample_obs[q], 0, A.nobs, A.size));
+        }
+      }
+  }
+  const MethodInfo mi = method_info(st.run.method);
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double bound = st.validate.bound > 0 ? st.validate.bound
+                       : st.run.adaptive     ? 100 * std::max(st.run.atol, st.run.rtol)
+                                             : 100.0 * mi.stages * double(max_steps) * eps;
+  // The multipliers come from stage solves that divide by h·a_{i+1,i} ([ArnHE] (4c)): a rounding
+  // difference of the velocities reappears in λ up to 1/(h·min|a_{i+1,i}|) times larger
+  // (docs/constrained.md §2, §7). Adaptive runs keep the tolerance's bound for every part.
+  double lambda_bound = bound;
+  if (r > 0 && !(st.validate.bound > 0) && !st.run.adaptive) {
+    double a = INFINITY;
+    for (int i = 1; i <= tableaux::hedop5.stages; ++i) a = std::min(a, std::abs(tableaux::hedop5.a[i][i - 1].as<double>()));
+    lambda_bound = bound / (*std::min_element(st.run.h.begin(), st.run.h.end()) * a);
+  }
+  std::vector<double> mx, med, bounds;
+  bool pass = status_mismatch == 0 && not_ok == 0;  // a member that failed validates nothing
+  TextOutput table(sibling(w.path(), ".csv"));
+  auto& csv = table.out();
+  csv << csv_mark("validate") << "\noutput,max,median,bound\n";
+  if (!opt.quiet)
+    std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n
+              << " members: " << (against_gpu ? "CPU against GPU, double" : "double on " + where.text + " against long double") << "\n";
+  for (std::size_t o = 0; o < names.size(); ++o) {
+    auto& d = diffs[o];
+    std::sort(d.begin(), d.end());
+    const double m = d.back(), md = d[d.size() / 2];
+    const double b = multipliers[o] ? lambda_bound : bound;
+    mx.push_back(m);
+    med.push_back(md);
+    bounds.push_back(b);
+    pass = pass && m <= b;
+    csv << names[o] << "," << m << "," << md << "," << b << "\n";
+    if (!opt.quiet)
+      std::cout << "  " << names[o] << ": max " << m << ", median " << md << ", bound " << b << (m <= b ? "  ok" : "  ABOVE BOUND") << "\n";
+  }
+  if (!opt.quiet) {
+    std::cout << "  members not ok (" << (against_gpu ? "CPU run" : "double run") << "): " << not_ok
+              << "; statuses differing: " << status_mismatch << "\n  bound " << bound
+              << (st.validate.bound > 0 ? " (from the config)"
+                  : st.run.adaptive     ? " (100 x tolerance: the two runs may take different steps)"
+                                        : " (100 x stages x steps x eps: round-off accumulated over the steps)");
+    if (lambda_bound != bound)
+      std::cout << "; the multipliers' " << lambda_bound << " (that over h min|a_{i+1,i}|: their stage solves divide by it)";
+    std::cout << "\n  " << (pass ? "PASS" : "FAIL") << "\n";
+  }
+  w.write("validate/outputs", names);
+  w.write("validate/max", mx, {mx.size()});
+  w.write("validate/median", med, {med.size()});
+  w.write("validate/bound", bounds, {bounds.size()});
+  w.attr("validate_bound", bound);
+  w.attr("validate_result", pass ? "pass" : "fail");
+  w.attr("validate_against", against_gpu
+                                 ? "gpu (final/ and samples/ hold the CPU run; the GPU run, same method and steps, is its reference)"
+                                 : "extended (long double CPU run, same method and steps)");
+  w.attr("validate_reference_device", reference_device);
+  commit(st, opt, w, &table);
+  return pass ? ok : check_failed;
+}
+
+}  // namespace lb::cli

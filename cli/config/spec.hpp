@@ -1,0 +1,53 @@
+// What a command asks a model to run, independent of the model: time span, stepping, outputs,
+// section, and the initial states; and what comes back.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <liebatch/ensemble/ensemble.hpp>
+
+namespace lb::cli {
+
+/// A Poincaré section as configured: a hyperplane on a state component with an optional extra
+/// condition on another component, or a stroboscopic section.
+struct SectionSpec {
+  enum Kind { none, hyperplane, stroboscopic } kind = none;
+  int component = 0;  ///< hyperplane: state component
+  double value = 0;   ///< hyperplane: y[component] = value
+  Crossing direction = Crossing::both;
+  bool conditioned = false;  ///< keep hits only where y[cond_component] (<|>) cond_value
+  int cond_component = 0;
+  bool cond_less = true;
+  double cond_value = 0;
+  double t0 = 0, period = 1;  ///< stroboscopic: t0 + k·period
+  int max_hits = 64;          ///< kept per member and chunk
+};
+
+/// One ensemble run: n members with states y0 (SoA, y0[d·n + i]) and per-member step sizes h.
+struct RunSpec {
+  std::string method;
+  bool adaptive = false;
+  std::vector<double> h;  ///< per member (size 1: shared)
+  double atol = 1e-8, rtol = 1e-8;
+  long max_steps = 10'000'000;
+  double t0 = 0, t1 = 1;
+  int samples = 0;
+  SectionSpec section;
+  std::size_t size = 0;
+  std::vector<double> y0;
+  bool single = false;  ///< float instead of double (runs without a section)
+  bool gpu = false;     ///< on the GPU (run_on_gpu) instead of the CPU
+  int threads = 0;
+  bool simd = true;  ///< CPU: packs of members in SIMD lanes
+  int chunks = 20;
+  std::function<void(double)> progress;
+};
+
+/// A run's results in double, with the names of the state components and observables.
+struct RunResult {
+  EnsembleOutput<double> out;
+  std::vector<std::string> state_names, obs_names;
+};
+
+}  // namespace lb::cli

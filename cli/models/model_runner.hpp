@@ -1,0 +1,239 @@
+// A model as the command line sees it: parameters from the config, the state's manifold (defect,
+// projection, perturbation by the group action, energy levels), and runs in double or in long
+// double for reference solutions. Runner<Entry> implements it for any model entry (models_*.cpp).
+#pragma once
+#include <cmath>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <liebatch/ensemble/cpu.hpp>
+#include <liebatch/model.hpp>
+#include <liebatch/sampling/energy_level.hpp>
+#include "cli/models/gpu_run.hpp"
+#include "cli/models/methods.hpp"
+#include "cli/config/spec.hpp"
+#include "cli/config/spec_ensemble.hpp"
+
+namespace lb::cli {
+
+class ModelRunner {
+ public:
+  virtual ~ModelRunner() = default;
+  virtual std::string name() const = 0;
+  /// Numbers per state, and the dimension of the acting group's algebra (the perturbations of an
+  /// ensemble; a constrained system's multipliers are not perturbed but completed).
+  virtual int dim() const = 0;
+  virtual int algebra_dim() const = 0;
+  /// The preset's initial state, or empty.
+  virtual std::vector<double> preset_initial() const = 0;
+  /// Distance of y from the model's manifold (e.g. | |q| − 1 |), and the nearest point on it; for
+  /// a constrained system, from the consistent states (ConstrainedSystem::consistency_defect,
+  /// consistent: constraints, hidden constraints and the multiplier).
+  virtual double defect(const double* y) const = 0;
+  virtual void project(double* y) const = 0;
+  /// out = exp(ξ)·y: a point of the same manifold (and orbit); for a constrained system, made
+  /// consistent again (the group's action moves q off Φ = 0 and v off B v = 0).
+  virtual void perturb(const double* y, const double* xi, double* out) const = 0;
+  /// The multipliers at the end of a state (constrained systems), 0 for other models; a config may
+  /// give a state without them, and complete(y) fills them in from the rest (consistent_multiplier).
+  virtual int multipliers() const = 0;
+  virtual void complete(double* y) const = 0;
+  /// A constrained system's state in parts: the numbers of q (embedded), v and λ; empty otherwise.
+  virtual std::vector<int> parts() const = 0;
+  /// Whether energy levels can be targeted, and y's velocities rescaled to energy E (false: unreachable).
+  virtual bool has_energy_level() const = 0;
+  virtual bool energy_level(double* y, double E) const = 0;
+  virtual std::vector<std::string> state_names() const = 0;
+  virtual std::vector<std::string> obs_names() const = 0;
+  /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
+  /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
+  /// other names (a user's method says its models in add_method).
+  virtual std::string refusal(const std::string& method) const = 0;
+  /// "" when this build holds the model's GPU kernels, otherwise why not.
+  virtual std::string gpu_missing() const = 0;
+  /// Runs in double (float when s.single), on the GPU when s.gpu / in long double, always on the
+  /// CPU (reference solutions, validation).
+  virtual RunResult run(const RunSpec& s) const = 0;
+  virtual RunResult run_extended(const RunSpec& s) const = 0;
+};
+
+/// The model named in the config's "model" object (with "name", "preset" and "parameters").
+std::unique_ptr<ModelRunner> make_model(Node& model);
+/// `liebatch list models`: every model with its parameters and presets.
+std::string describe_models();
+
+/// What a model entry's parse() gives: the model's parameters, and the preset's initial state
+/// (empty without one).
+template <class Model> struct Parsed {
+  Model model;
+  std::vector<double> initial;
+};
+
+/// The runner of a model entry (models_*.cpp): its `name`, `model<T>` and `parse(params, preset)`
+/// returning Parsed<model<double>>. Everything else comes from the model (defect, projection,
+/// names, energy levels, cast to float and long double) and its space.
+template <class Entry> class Runner final : public ModelRunner {
+  template <class T> using M = typename Entry::template model<T>;
+  static_assert(CastsTo<M<double>, float> && CastsTo<M<double>, long double>,
+                "a command-line model converts to float and long double: give it cast<U>() (lb::CastsTo, model.hpp)");
+  /// Entries without GPU kernels in some builds say so (`gpu`, `gpu_note()`); every other model
+  /// is instantiated in a models_*_gpu.cu file.
+  static constexpr bool has_gpu = [] {
+    if constexpr (requires { Entry::gpu; }) return Entry::gpu;
+    else return true;
+  }();
+  /// Entries may narrow the built-in methods they take (`template <class M> takes`, with
+  /// `takes_note()`): a form of a model that exists for one method compiles no other.
+  template <class Method> static constexpr bool takes = [] {
+    if constexpr (requires { Entry::template takes<Method>; }) return Entry::template takes<Method>;
+    else return true;
+  }();
+  using space = typename M<double>::space;
+  using point = typename space::point;
+  static constexpr bool constrained = model_constrained<M<double>>();
+
+ public:
+  explicit Runner(Parsed<M<double>> p) : p_(std::move(p)) {}
+  std::string name() const override { return Entry::name; }
+  int dim() const override { return space::dim; }
+  int algebra_dim() const override { return space::algebra::dim - multipliers(); }
+  std::vector<double> preset_initial() const override { return p_.initial; }
+  double defect(const double* y) const override {
+    if constexpr (constrained) return p_.model.consistency_defect(load(y));
+    else return lb::defect<M<double>>(load(y));
+  }
+  void project(double* y) const override {
+    if constexpr (constrained) store(p_.model.consistent(load(y)), y);
+    else store(lb::project<M<double>>(load(y)), y);
+  }
+  void perturb(const double* y, const double* xi, double* out) const override {
+    auto u = space::algebra::vec::zero();
+    for (int d = 0; d < algebra_dim(); ++d) u[d] = xi[d];
+    store(space::exp_act(u, load(y)), out);
+    if constexpr (constrained) project(out);
+  }
+  int multipliers() const override {
+    if constexpr (constrained) return M<double>::r;
+    else return 0;
+  }
+  std::vector<int> parts() const override {
+    if constexpr (constrained) return {M<double>::G::embed_dim, M<double>::n, M<double>::r};
+    else return {};
+  }
+  void complete(double* y) const override {
+    if constexpr (constrained) {
+      const auto s = M<double>::unpack(load(y));
+      store(p_.model.initial(s.q, s.v), y);
+    }
+  }
+  bool has_energy_level() const override { return EnergyLevels<M<double>>; }
+  bool energy_level(double* y, double E) const override {
+    if constexpr (EnergyLevels<M<double>>) {
+      point x = load(y);
+      if (!on_energy_level(p_.model, x, E)) return false;
+      store(x, y);
+      return true;
+    } else {
+      return false;
+    }
+  }
+  std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
+  std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
+  std::string refusal(const std::string& method) const override {
+    std::string why;
+    with_method(method, [&](auto tag) {
+      using Method = typename decltype(tag)::type;
+      if constexpr (!takes<Method>) why = Entry::takes_note();
+      else if constexpr (!MethodFor<Method, M<double>>) why = serves_note(method);
+    });
+    return why;
+  }
+  std::string gpu_missing() const override {
+    if constexpr (has_gpu) return "";
+    else return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
+  }
+  RunResult run(const RunSpec& s) const override { return s.single ? run_as<float>(s, s.gpu) : run_as<double>(s, s.gpu); }
+  RunResult run_extended(const RunSpec& s) const override { return run_as<long double>(s, false); }
+
+ private:
+  Parsed<M<double>> p_;
+
+  static point load(const double* y) {
+    point x;
+    for (int d = 0; d < space::dim; ++d) x[d] = y[d];
+    return x;
+  }
+  static void store(const point& x, double* y) {
+    for (int d = 0; d < space::dim; ++d) y[d] = x[d];
+  }
+
+  template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
+    const Ensemble<M<T>> e = ensemble_of(p_.model.template cast<T>(), s);
+    const RunOptions o = options_of(s);
+    RunResult r;
+    r.state_names = state_names();
+    r.obs_names = obs_names();
+    if (gpu) {
+      if constexpr (has_gpu && !std::is_same_v<T, long double>) {
+        convert(run_on_gpu(e, o, s), r.out);
+        return r;
+      }
+      throw std::runtime_error("device 'gpu': " + gpu_missing());
+    }
+    const bool built_in = with_method(s.method, [&](auto tag) {
+      using Method = typename decltype(tag)::type;
+      if constexpr (MethodFor<Method, M<T>> && takes<Method>) {
+        convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
+      } else {
+        fail_refused("/method", s.method, Entry::name, refusal(s.method));
+      }
+    });
+    if (!built_in) {
+      const auto& user = user_runs<M<T>>();
+      const auto it = user.find(s.method);
+      if (it == user.end()) {
+        Node::fail("/method", "method '" + echo(s.method) + "' was not added for model '" + std::string(Entry::name) + "'");
+      }
+      convert(it->second(e, o, s), r.out);
+    }
+    return r;
+  }
+
+  /// The run's output as the commands take it: moved in double (the arrays may be large), converted
+  /// field by field from float and long double.
+  template <class T> static void convert(EnsembleOutput<T>&& a, EnsembleOutput<double>& b) {
+    if constexpr (std::is_same_v<T, double>) {
+      b = std::move(a);
+    } else {
+      auto cv = [](const std::vector<T>& x) { return std::vector<double>(x.begin(), x.end()); };
+      b.size = a.size;
+      b.dim = a.dim;
+      b.nobs = a.nobs;
+      b.samples = a.samples;
+      b.y = cv(a.y);
+      b.t = cv(a.t);
+      b.steps = a.steps;
+      b.rejected = a.rejected;
+      b.status = a.status;
+      b.iterations = a.iterations;
+      b.iterations_max = a.iterations_max;
+      b.sample_t = cv(a.sample_t);
+      b.sample_y = cv(a.sample_y);
+      b.sample_obs = cv(a.sample_obs);
+      b.device = a.device;
+      b.hit_member = a.hit_member;
+      b.hit_index = a.hit_index;
+      b.hit_t = cv(a.hit_t);
+      b.hit_y = cv(a.hit_y);
+      b.hit_obs = cv(a.hit_obs);
+      b.hits = a.hits;
+      b.lost_hits = a.lost_hits;
+      b.suspects = a.suspects;
+    }
+  }
+};
+
+}  // namespace lb::cli

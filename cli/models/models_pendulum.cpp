@@ -1,0 +1,50 @@
+// Command-line entry: the N-fold spherical pendulum, for the chain lengths this build compiles
+// (LIEBATCH_CLI_CHAINS; each N in a generated unit of its own, models_pendulum_N.cpp).
+#include "chains.hpp"
+#include "cli/models/pendulum_entry.hpp"
+
+namespace lb::cli {
+
+#define LB_CLI_CHAIN_EXTERN(n) extern template std::unique_ptr<ModelRunner> make_pendulum<n>(Node*, const std::string&);
+LB_CLI_CHAINS(LB_CLI_CHAIN_EXTERN)
+#undef LB_CLI_CHAIN_EXTERN
+
+namespace {
+
+/// The compiled chain lengths, e.g. "1, 2".
+std::string chain_list() {
+  std::string s;
+#define LB_CLI_CHAIN_NAME(n) s += (s.empty() ? "" : ", ") + std::to_string(n);
+  LB_CLI_CHAINS(LB_CLI_CHAIN_NAME)
+#undef LB_CLI_CHAIN_NAME
+  return s;
+}
+
+}  // namespace
+
+void add_pendulum_models(std::vector<ModelInfo>& v) {
+  v.push_back({"pendulum_chain",
+               "N-fold spherical pendulum on (TS2)^N under SE(3)^N ([CCLMO22 §5]), O(N) field",
+               "(q_i, w_i) (6 per link, root first): |q_i| = 1, q_i.w_i = 0",
+               {"N: links, one of " + chain_list() + " (required; other lengths with the CMake list LIEBATCH_CLI_CHAINS)",
+                "masses: [m_1 … m_N] > 0 (default all 1)", "lengths: [L_1 … L_N] > 0 (default all 1), or total_length: L with L_i = L/N",
+                "gravity: g > 0 along -z (default 9.81)"},
+               {"paper: every link at (q, w) = (sqrt(2)/2, 0, sqrt(2)/2, 0, 1, 0) ([CCLMO22 §5.3])"},
+               [](Node* params, const std::string& preset) -> std::unique_ptr<ModelRunner> {
+                 if (!params) Node::fail("/model/parameters", "missing (required: N)");
+                 const int n = int(params->integer("N", 1, 1000));
+                 switch (n) {
+#define LB_CLI_CHAIN_CASE(k) \
+  case k:                    \
+    return make_pendulum<k>(params, preset);
+                   LB_CLI_CHAINS(LB_CLI_CHAIN_CASE)
+#undef LB_CLI_CHAIN_CASE
+                 }
+                 Node::fail(params->at("N"), "expected one of " + chain_list() +
+                                                 " (the chain lengths this build compiles; others with the CMake list "
+                                                 "LIEBATCH_CLI_CHAINS), got " +
+                                                 std::to_string(n));
+               }});
+}
+
+}  // namespace lb::cli

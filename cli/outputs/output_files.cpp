@@ -1,0 +1,231 @@
+#include "cli/outputs/output_files.hpp"
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cli/config/config_node.hpp"
+#include "cli/outputs/h5_sink.hpp"
+
+namespace lb::cli {
+namespace {
+
+// Temporary files to remove when a signal ends the process (unlink is async-signal-safe).
+std::array<std::atomic<const char*>, 8> pending{};
+extern "C" void remove_pending(int sig) {
+  for (auto& p : pending)
+    if (const char* f = p.load()) ::unlink(f);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+namespace fs = std::filesystem;
+
+constexpr char png_key[] = "Software";
+const std::string png_text = std::string("liebatch ") + LIEBATCH_VERSION;
+
+std::string head(const std::string& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  std::string s(n, '\0');
+  in.read(s.data(), std::streamsize(n));
+  s.resize(std::size_t(in.gcount()));
+  return s;
+}
+
+bool liebatch_h5(const std::string& path) {
+  h5_setup();  // not an HDF5 file: a quiet failure
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return false;
+  const bool marked = H5Aexists(f, "liebatch_version") > 0;
+  H5Fclose(f);
+  return marked;
+}
+
+std::string quoted(const std::string& p) { return "'" + echo(p) + "'"; }
+
+}  // namespace
+
+std::string unreadable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) return "not a regular file";
+  return "";
+}
+
+namespace {
+void register_temporary(const std::string& path) {
+  static const bool installed = [] {
+    std::signal(SIGINT, remove_pending);
+    std::signal(SIGTERM, remove_pending);
+    std::signal(SIGHUP, remove_pending);  // the terminal closed
+    return true;
+  }();
+  (void)installed;
+  for (auto& p : pending) {
+    const char* none = nullptr;
+    if (p.compare_exchange_strong(none, path.c_str())) return;
+  }
+}
+void unregister_temporary(const std::string& path) {
+  for (auto& p : pending)
+    if (p.load() == path.c_str()) p.store(nullptr);
+}
+}  // namespace
+
+Temporary::Temporary(const std::string& path) {
+  // path.tmp-PID, its name part shortened where the suffix (and a "-k") would pass NAME_MAX: every
+  // name the file system takes must be writable.
+  namespace fs = std::filesystem;
+  const std::string suffix = ".tmp-" + std::to_string(::getpid());
+  std::string name = fs::path(path).filename().string();
+  const std::size_t room = NAME_MAX - suffix.size() - 3;
+  if (name.size() > room) name.resize(room);
+  const std::string base = (fs::path(path).parent_path() / (name + suffix)).string();
+  for (int k = 0;; ++k) {
+    name_ = k == 0 ? base : base + "-" + std::to_string(k);
+    const int fd = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      break;
+    }
+    if (errno != EEXIST || k == 99)
+      throw IoError("cannot write output '" + echo(path) + "': " + std::strerror(errno) + " (creating '" + echo(name_) + "')");
+  }
+  register_temporary(name_);
+}
+Temporary::~Temporary() {
+  unregister_temporary(name_);
+  if (live_) std::remove(name_.c_str());
+}
+void Temporary::commit(const std::string& path) {
+  unregister_temporary(name_);
+  live_ = false;
+  if (std::rename(name_.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(name_.c_str());
+    throw IoError("cannot rename '" + echo(name_) + "' to '" + echo(path) + "': " + why);
+  }
+}
+
+TextOutput::TextOutput(std::string path) : path_(std::move(path)), tmp_(path_), file_(tmp_.name()) {
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "': " + std::strerror(errno));
+}
+void TextOutput::finish() {
+  if (!file_.is_open()) return;
+  file_.close();
+  if (!file_) throw IoError("cannot write '" + echo(path_) + "' (e.g. a full disk)");
+}
+void TextOutput::commit() {
+  finish();
+  tmp_.commit(path_);
+}
+
+std::string csv_mark(const std::string& command) { return "# liebatch " LIEBATCH_VERSION " " + command; }
+
+bool written_by_liebatch(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".h5") return liebatch_h5(path);
+  if (ext == ".csv") return head(path, 10) == "# liebatch";
+  if (ext == ".png") {
+    const std::string h = head(path, 33 + 8 + sizeof png_key + 8);  // signature, IHDR, our chunk's start
+    return h.find(std::string("tEXt") + png_key + '\0' + "liebatch") != std::string::npos;
+  }
+  return false;
+}
+
+bool mark_png(const std::string& path) {
+  std::string png;
+  {
+    std::ifstream in(path, std::ios::binary);
+    png.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // Signature (8 bytes), then IHDR: length 13, type, data, CRC (25 bytes).
+  if (png.size() < 33 || png.compare(1, 3, "PNG") != 0 || png.compare(12, 4, "IHDR") != 0) return false;
+  std::string body = std::string("tEXt") + png_key + '\0' + png_text;
+  const auto be32 = [](std::uint32_t x) { return std::string{char(x >> 24), char(x >> 16), char(x >> 8), char(x)}; };
+  const auto crc = std::uint32_t(crc32(0, reinterpret_cast<const Bytef*>(body.data()), uInt(body.size())));
+  png.insert(33, be32(std::uint32_t(body.size() - 4)) + body + be32(crc));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(png.data(), std::streamsize(png.size()));
+  out.close();
+  return bool(out);
+}
+
+void check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs, bool force) {
+  for (const auto& out : outputs) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(out, ec);
+    if (!fs::exists(st)) continue;  // (an input exists, so this is none of them)
+    for (const auto& in : inputs)
+      if (fs::equivalent(out, in, ec))
+        throw ConfigError("output " + quoted(out) + " is the input " + quoted(in) + (out == in ? "" : " (the same file)") +
+                          "; choose another output name with -o");
+    if (fs::is_symlink(st)) throw IoError("output " + quoted(out) + " is a symbolic link; liebatch does not write through links");
+    if (fs::is_directory(st)) throw IoError("cannot write output " + quoted(out) + ": it is a directory");
+    if (!fs::is_regular_file(st)) throw IoError("output " + quoted(out) + " exists and is not a regular file");
+    // The mode bits, not access(W_OK), which says yes to root whatever the mode.
+    struct stat sb {};
+    if (::stat(out.c_str(), &sb) != 0 || (sb.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || ::access(out.c_str(), W_OK) != 0)
+      throw IoError("output " + quoted(out) + " exists and is read-only; liebatch does not replace it");
+    if (!force && !written_by_liebatch(out))
+      throw IoError("output " + quoted(out) +
+                    " exists and was not written by liebatch; give --force to replace it, or another name with -o");
+  }
+}
+
+std::string human_bytes(double b) {
+  const char* unit[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+  int u = 0;
+  while (b >= 1000 && u < 6) {
+    b /= 1000;
+    ++u;
+  }
+  char s[32];
+  std::snprintf(s, sizeof s, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+  return s;
+}
+
+void check_space(const std::string& output, double bytes, const std::string& what) {
+  const fs::path dir = fs::absolute(output).parent_path();
+  struct statvfs v {};
+  if (::statvfs(dir.c_str(), &v) == 0) {
+    const double free = double(v.f_bavail) * double(v.f_frsize);
+    if (bytes > free)
+      throw IoError("output " + quoted(output) + " needs about " + human_bytes(bytes) + " (" + what + ") but its file system has " +
+                    human_bytes(free) + " free");
+  }
+  struct rlimit r {};
+  if (::getrlimit(RLIMIT_FSIZE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && bytes > double(r.rlim_cur))
+    throw IoError("output " + quoted(output) + " needs about " + human_bytes(bytes) + " (" + what +
+                  ") but this process may write files of at most " + human_bytes(double(r.rlim_cur)) + " (ulimit -f)");
+}
+
+void check_memory(double bytes, const std::string& what) {
+  std::ifstream in("/proc/meminfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      const double kb = std::strtod(line.c_str() + 13, nullptr);
+      if (bytes > kb * 1024)
+        throw ConfigError("the run needs about " + human_bytes(bytes) + " of memory (" + what + ") but " + human_bytes(kb * 1024) +
+                          " is available");
+      return;
+    }
+}
+
+}  // namespace lb::cli
