@@ -308,6 +308,34 @@ TEST(EnsembleCpu, FloatAndLongDoubleEnsembles) {
   }
 }
 
+// A float run's output as the command line takes it, in double: every field comes across (the
+// timing and lane occupancy too, which a field-by-field copy once dropped), the values exactly.
+TEST(EnsembleCpu, FloatOutputCastToDoubleKeepsEveryField) {
+  const auto e = lbtest::heavy_top_ensemble(64);
+  lb::Ensemble<lb::HeavyTop<float>> c;
+  c.size = e.size;
+  c.model.v = {lbtest::HeavyTopProblem::model<float>()};
+  c.y0.assign(e.y0.begin(), e.y0.end());
+  c.samples = 3;
+  auto f = lb::run_cpu<rkmk4>(c, lb::RunOptions{});
+  ASSERT_GT(f.lane_occupancy, 0.0);
+  const auto copy = f;
+  const Out d = std::move(f).cast<double>();
+  EXPECT_EQ(d.size, copy.size);
+  EXPECT_EQ(d.dim, copy.dim);
+  EXPECT_EQ(d.samples, copy.samples);
+  ASSERT_EQ(d.y.size(), copy.y.size());
+  for (std::size_t k = 0; k < d.y.size(); ++k) EXPECT_EQ(d.y[k], double(copy.y[k]));
+  ASSERT_EQ(d.sample_obs.size(), copy.sample_obs.size());
+  for (std::size_t k = 0; k < d.sample_obs.size(); ++k) EXPECT_EQ(d.sample_obs[k], double(copy.sample_obs[k]));
+  EXPECT_EQ(d.steps, copy.steps);
+  EXPECT_EQ(d.status, copy.status);
+  EXPECT_EQ(d.device, copy.device);
+  EXPECT_EQ(d.integrate_seconds, copy.integrate_seconds);
+  EXPECT_EQ(d.lane_occupancy, copy.lane_occupancy);
+  EXPECT_EQ(d.hits, copy.hits);
+}
+
 TEST(EnsembleCpu, ProgressIsReportedPerChunkAndReachesOne) {
   auto e = lbtest::heavy_top_ensemble(100);
   lb::RunOptions o;

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <memory>
 #include <string>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include <liebatch/ensemble/cpu.hpp>
@@ -178,7 +176,7 @@ template <class Entry> class Runner final : public ModelRunner {
     r.obs_names = obs_names();
     if (gpu) {
       if constexpr (has_gpu && !std::is_same_v<T, long double>) {
-        convert(run_on_gpu(e, o, s), r.out);
+        r.out = run_on_gpu(e, o, s).template cast<double>();
         return r;
       }
       throw std::runtime_error("device 'gpu': " + gpu_missing());
@@ -186,7 +184,7 @@ template <class Entry> class Runner final : public ModelRunner {
     const bool built_in = with_method(s.method, [&](auto tag) {
       using Method = typename decltype(tag)::type;
       if constexpr (MethodFor<Method, M<T>> && takes<Method>) {
-        convert(with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }), r.out);
+        r.out = with_section<T>(s, [&](const auto& sec) { return run_cpu<Method>(e, o, sec); }).template cast<double>();
       } else {
         fail_refused("/method", s.method, Entry::name, refusal(s.method));
       }
@@ -197,42 +195,9 @@ template <class Entry> class Runner final : public ModelRunner {
       if (it == user.end()) {
         Node::fail("/method", "method '" + echo(s.method) + "' was not added for model '" + std::string(Entry::name) + "'");
       }
-      convert(it->second(e, o, s), r.out);
+      r.out = it->second(e, o, s).template cast<double>();
     }
     return r;
-  }
-
-  /// The run's output as the commands take it: moved in double (the arrays may be large), converted
-  /// field by field from float and long double.
-  template <class T> static void convert(EnsembleOutput<T>&& a, EnsembleOutput<double>& b) {
-    if constexpr (std::is_same_v<T, double>) {
-      b = std::move(a);
-    } else {
-      auto cv = [](const std::vector<T>& x) { return std::vector<double>(x.begin(), x.end()); };
-      b.size = a.size;
-      b.dim = a.dim;
-      b.nobs = a.nobs;
-      b.samples = a.samples;
-      b.y = cv(a.y);
-      b.t = cv(a.t);
-      b.steps = a.steps;
-      b.rejected = a.rejected;
-      b.status = a.status;
-      b.iterations = a.iterations;
-      b.iterations_max = a.iterations_max;
-      b.sample_t = cv(a.sample_t);
-      b.sample_y = cv(a.sample_y);
-      b.sample_obs = cv(a.sample_obs);
-      b.device = a.device;
-      b.hit_member = a.hit_member;
-      b.hit_index = a.hit_index;
-      b.hit_t = cv(a.hit_t);
-      b.hit_y = cv(a.hit_y);
-      b.hit_obs = cv(a.hit_obs);
-      b.hits = a.hits;
-      b.lost_hits = a.lost_hits;
-      b.suspects = a.suspects;
-    }
   }
 };
 

@@ -8,6 +8,8 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "../trajectory/trajectory.hpp"
@@ -107,6 +109,41 @@ template <class T> struct EnsembleOutput {
   std::vector<long> hits;               ///< crossings found per member (kept or lost)
   std::vector<long> lost_hits;          ///< crossings that overflowed the per-chunk buffer, per member
   std::vector<long> suspects;           ///< suspected double crossings not confirmed, per member
+  /// The same output in scalar U: a move when U = T; otherwise the arrays of T converted and the
+  /// rest moved. Every field is named here, beside its declaration, so none is dropped on the way.
+  template <class U> EnsembleOutput<U> cast() && {
+    if constexpr (std::is_same_v<U, T>) {
+      return std::move(*this);
+    } else {
+      auto cv = [](const std::vector<T>& x) { return std::vector<U>(x.begin(), x.end()); };
+      return {size,
+              dim,
+              nobs,
+              samples,
+              cv(y),
+              cv(t),
+              std::move(steps),
+              std::move(rejected),
+              std::move(status),
+              std::move(iterations),
+              std::move(iterations_max),
+              cv(sample_t),
+              cv(sample_y),
+              cv(sample_obs),
+              std::move(device),
+              integrate_seconds,
+              lane_occupancy,
+              std::move(hit_member),
+              std::move(hit_index),
+              cv(hit_t),
+              cv(hit_y),
+              cv(hit_obs),
+              std::move(hits),
+              std::move(lost_hits),
+              std::move(suspects)};
+    }
+  }
+
   long total_lost_hits() const {
     long s = 0;
     for (long x : lost_hits) s += x;

@@ -27,7 +27,7 @@ template <class Method, class Model, class P>
     if (!lb::all(!r.singular && !r.failed && all_finite(r.y))) break;
     y = r.y;
     j = j + 1;
-    t = t0 + as<T>(j) * h;
+    t = grid_time(t0, j, h);
   }
   s.y = y;
   s.t = t;
@@ -47,7 +47,7 @@ long grid_steps(const Model& model, Trajectory<P>& s, typename P::scalar t0, con
                 const mask_t<typename P::scalar>& live, const typename P::scalar& stop, const typename P::scalar& t_pause,
                 const AtGridOf& at_grid_of, bool& after_failure) {
   using T = typename P::scalar;
-  auto grid_at = [&](const auto& m) { return t0 + as<T>(m) * c.h; };
+  auto grid_at = [&](const auto& m) { return grid_time(t0, m, c.h); };
   if (std::exchange(after_failure, false)) return 0;
   if (!lb::all(live) || !lb::all(s.t == grid_at(s.j))) return 0;
   // The run's length: a guess from each lane's distance to its stop and pause, checked with the

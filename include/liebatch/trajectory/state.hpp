@@ -30,6 +30,10 @@ template <class P> LB_HD mask_t<typename P::scalar> all_finite(const P& y) {
   return ok;
 }
 
+/// Fixed steps' global grid point j, t₀ + jh: one multiplication, no drift from repeated addition
+/// (per lane for a pack). advance() and its grid runs both step by it, so they agree bitwise.
+template <class T, class J> LB_HD T grid_time(const T& t0, const J& j, const T& h) { return t0 + as<T>(j) * h; }
+
 /// A trajectory at t₀ from y₀, its first sample (k = 0, at t₀) already due.
 template <class P> LB_HD Trajectory<P> start(const P& y0, typename P::scalar t0, typename P::scalar h0) {
   Trajectory<P> s{y0, t0, h0, 0, 0, 0, 0, Status::running, 0, 0};

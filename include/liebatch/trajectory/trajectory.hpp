@@ -114,8 +114,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // Whether a pack may take its whole grid steps in grid_run (below).
   constexpr bool grid_runs =
       packed && !adaptive && !sections && is_euclidean_v<typename Model::space> && std::is_same_v<decltype(Hk::warm), NoWarm>;
-  // Fixed steps: grid point m, t₀ + mh (no accumulated drift in t).
-  auto grid_at = [&](const auto& m) { return t0 + as<T>(m) * c.h; };
+  auto grid_at = [&](const auto& m) { return grid_time(t0, m, c.h); };
   auto at = [](const auto& x, int l) {
     if constexpr (packed) return lane(x, l); else return x;
   };
