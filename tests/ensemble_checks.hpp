@@ -22,7 +22,7 @@ template <class B> std::string sections_check() {
   o.chunks = 4;
   const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
   const auto cpu = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
-  o.gpu_batch = 128;
+  o.batch = 128;
   const auto gpu = lb::run_batched<B, lb::methods::rkmk54>(e, o, plane);
   if (cpu.hit_member != gpu.hit_member || cpu.hit_index != gpu.hit_index) {
     return "CPU and GPU record different crossings (" + std::to_string(cpu.hit_t.size()) + " vs " +
@@ -45,7 +45,7 @@ template <class B> std::string structure_check() {
   lb::RunOptions o;
   o.adaptive = true;
   const auto whole = lb::run_batched<B, M>(e, o);
-  o.gpu_batch = 700;  // five batches, the last one short
+  o.batch = 700;  // five batches, the last one short
   o.samples_per_chunk = 1;
   const auto split = lb::run_batched<B, M>(e, o);
   if (const std::string field = difference(whole, split); !field.empty()) {

@@ -207,7 +207,10 @@ TEST(Cli, ListNamesEveryModelMethodAndPreset) {
   const auto r = liebatch(s, "list");
   ASSERT_EQ(r.status, 0);
   for (const char* w : {"free_rigid_body", "rigid_body_attitude", "heavy_top", "heavy_top_spatial", "heavy_top_quadratic", "pendulum_chain",
-                        "quadrotor_load", "lorenz", "rkmk54", "cg4a", "bruls_cardona", "inertia"})
+                        "quadrotor_load", "lorenz", "rkmk54", "cg4a", "bruls_cardona",
+                        // a parameter table's line: its default is the model's (cli/models/parameters.hpp)
+                        "inertia: [I1, I2, I3] principal moments about the fixed point, each > 0 (default [2, 1.5, 0.8])",
+                        "masses: [m_1 ... m_N], each > 0 (default all 1)", "rho: rho (default 28)"})
     EXPECT_NE(r.out.find(w), std::string::npos) << w;
 }
 

@@ -1,8 +1,9 @@
 // Parts of the command line checked on their own: the order fit of `converge` (which points it
-// fits and why it drops the others), the plot script for few or degenerate points, and the mark
-// by which liebatch recognises its own files.
+// fits and why it drops the others), the plot script for few or degenerate points, the mark
+// by which liebatch recognises its own files, and the model entries' parameter tables.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands/order_fit.hpp"
+#include "cli/models/parameters.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/plots/plot.hpp"
 
@@ -141,6 +143,59 @@ TEST(OutputMark, LiebatchRecognisesOnlyTheFilesItMarked) {
   std::ofstream(dir / "c.h5") << "not HDF5";
   EXPECT_FALSE(lb::cli::written_by_liebatch((dir / "c.h5").string()));
   fs::remove_all(dir);
+}
+
+// A model entry writes each parameter once (cli/models/parameters.hpp): the help line prints the
+// default of the model a run starts from, exactly, and reading sets what the config gives, keeps
+// the rest, and refuses a number outside the domain, naming its path and value.
+struct Toy {
+  double mass, inertia[3], shift;
+};
+const lb::cli::Param<Toy> toy_params[] = {
+    {"mass", 1, lb::cli::Domain::positive, "M", [](const Toy& m, double* v) { *v = m.mass; }, [](Toy& m, const double* v) { m.mass = *v; }},
+    {"inertia", 3, lb::cli::Domain::positive, "[I1, I2, I3]", [](const Toy& m, double* v) { std::copy_n(m.inertia, 3, v); },
+     [](Toy& m, const double* v) { std::copy_n(v, 3, m.inertia); }},
+    {"shift", 1, lb::cli::Domain::finite, "s", [](const Toy& m, double* v) { *v = m.shift; },
+     [](Toy& m, const double* v) { m.shift = *v; }},
+    {"span", 1, lb::cli::Domain::positive, "sets every inertia", nullptr, [](Toy& m, const double* v) { std::fill_n(m.inertia, 3, *v); }},
+};
+
+TEST(ParameterTable, HelpPrintsTheDefaultsARunUsesAndReadingChecksEachNumber) {
+  const Toy def{2.0 / 3, {1, 1, 1}, -0.5};
+  const auto lines = lb::cli::help_lines<Toy>(toy_params, def);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "mass: M, > 0 (default 0.6666666666666666)");
+  EXPECT_EQ(std::stod("0.6666666666666666"), 2.0 / 3) << "the printed default reads back exactly";
+  EXPECT_EQ(lines[1], "inertia: [I1, I2, I3], each > 0 (default all 1)");
+  EXPECT_EQ(lines[2], "shift: s (default -0.5)");
+  EXPECT_EQ(lines[3], "span: sets every inertia, > 0") << "no value of its own, no default";
+
+  const auto read = [&](const char* text) {
+    const auto j = nlohmann::json::parse(text);
+    lb::cli::Node n(j, "/model/parameters");
+    Toy t = def;
+    lb::cli::read_params<Toy>(&n, toy_params, t);
+    n.finish();
+    return t;
+  };
+  const Toy t = read(R"({"mass": 3, "inertia": [1, 2, 3]})");
+  EXPECT_EQ(t.mass, 3);
+  EXPECT_EQ(t.inertia[2], 3);
+  EXPECT_EQ(t.shift, -0.5) << "a parameter not given keeps its default";
+  EXPECT_EQ(read(R"({"span": 4})").inertia[1], 4);
+  const auto refusal = [&](const char* text) {
+    try {
+      read(text);
+    } catch (const lb::cli::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(R"({"inertia": [1, 0, 3]})"), "config /model/parameters/inertia/1: expected a number > 0, got 0.0");
+  EXPECT_EQ(refusal(R"({"mass": -1})"), "config /model/parameters/mass: expected a number > 0, got -1.0");
+  EXPECT_EQ(refusal(R"({"inertia": [1, 2]})"), "config /model/parameters/inertia: expected 3 numbers, got 2, got [1,2]");
+  EXPECT_EQ(refusal(R"({"shift": "a"})"), "config /model/parameters/shift: expected a number, got \"a\"");
+  EXPECT_EQ(refusal(R"({"mas": 1})"), "config /model/parameters/mas: unknown key");
 }
 
 }  // namespace

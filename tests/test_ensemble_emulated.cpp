@@ -81,6 +81,29 @@ TEST(EnsembleEmulatedGpu, StatisticsAgreeWithTheCpu) {
   EXPECT_LE(r.var_ratio, 1.0);
 }
 
+// The one batch planner (ensemble/batch_plan.hpp) that the engine and the command line share: what
+// fits in the budget, never more than asked or than there are members, never none; the buffers
+// grow with the state, every sample slot and hit slot, and a Newton method's counters.
+TEST(BatchPlan, BatchesFitTheBudgetAndTheRequest) {
+  EXPECT_EQ(lb::batch_members(1000, 100, 7000.0), 70u);
+  EXPECT_EQ(lb::batch_members(1000, 100, 7000.0, 16), 16u) << "a request below the fit";
+  EXPECT_EQ(lb::batch_members(1000, 100, 7000.0, 500), 70u) << "a request is a cap, never past the memory";
+  EXPECT_EQ(lb::batch_members(1000, 100, 50.0), 1u) << "one member more than the budget still runs";
+  EXPECT_EQ(lb::batch_members(1000, 100, 1e12), 1000u);
+  EXPECT_EQ(lb::batch_members(5, 100, 1e12, 9), 5u);
+  const lb::RunShape s{8, 6, 2, 11, 12, 0, 0, false, 0};
+  auto with = [&](auto change) {
+    lb::RunShape t = s;
+    change(t);
+    return lb::buffer_bytes(t) - lb::buffer_bytes(s);
+  };
+  EXPECT_EQ(with([](lb::RunShape& t) { t.dim = 7; }), 8u * (2 + 12)) << "y, y0 and one per sample slot";
+  EXPECT_EQ(with([](lb::RunShape& t) { t.sample_slots = 13; }), 8u * (1 + 6 + 2));
+  EXPECT_EQ(with([](lb::RunShape& t) { t.hit_slots = 1; }), 8u * 2 * (1 + 6 + 2) + sizeof(long));
+  EXPECT_EQ(with([](lb::RunShape& t) { t.implicit = true; }), sizeof(long) + sizeof(int));
+  EXPECT_EQ(lb::result_bytes(lb::RunShape{8, 6, 2, 12, 12, 0, 0, false, 0}) - lb::result_bytes(s), 8u * (1 + 6 + 2)) << "one sample more";
+}
+
 // Batches sized by the device's free memory (here 64 KiB: 150-odd members of a 1000-member run),
 // samples with observables and one-sample chunks: bitwise run_cpu.
 TEST(EnsembleEmulatedGpu, MemorySizedBatchesEqualTheCpuBitwise) {
@@ -116,7 +139,7 @@ TEST(EnsembleEmulatedGpu, FloatEqualsTheCpuBitwise) {
   e.control.v[0].h = 0.001f;
   e.samples = 5;
   lb::RunOptions o;
-  o.gpu_batch = 128;
+  o.batch = 128;
   o.samples_per_chunk = 2;
   EXPECT_EQ(difference(lb::run_cpu<lb::methods::rkmk4>(e, o), lb::run_batched<HostBackend, lb::methods::rkmk4>(e, o)), "");
   auto top = lbtest::heavy_top_ensemble(300);
@@ -140,7 +163,7 @@ TEST(EnsembleEmulatedGpu, HitOverflowIsCountedLikeTheCpu) {
   o.chunks = 2;
   std::vector<double> progress;
   o.progress = [&](double done) { progress.push_back(done); };
-  o.gpu_batch = 16;  // four batches, the last one short
+  o.batch = 16;  // four batches, the last one short
   const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::both};
   const auto gpu = lb::run_batched<HostBackend, lb::methods::rkmk4>(e, o, plane);
   const std::vector<double> reported = progress;

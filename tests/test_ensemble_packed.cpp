@@ -140,7 +140,7 @@ template <class Method, class P> std::string packed_independence(bool adaptive) 
   o.threads = 3;
   o.samples_per_chunk = 1;
   const std::string threads = difference(whole, lb::run_cpu<Method>(e, o));
-  o.gpu_batch = 37;
+  o.batch = 37;
   const std::string batches = difference(whole, lb::run_batched<PackedHost, Method>(e, o));
   return threads.empty() && batches.empty() ? "" : "threads: " + threads + ", batches: " + batches;
 }

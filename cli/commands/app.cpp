@@ -31,7 +31,8 @@ int cli_main(int argc, const char* const* argv) {
     c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
     c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::Range(0, 4096));
     c->add_flag("!--no-simd", o.simd, "CPU: one member per thread, not packs of members in SIMD lanes");
-    c->add_option("--batch", o.batch, "members per batch (default: as many as fit in 1 GiB; larger ensembles run in batches)")
+    c->add_option("--batch", o.batch,
+                  "most members per batch (default: as many as fit in 1 GiB; never more than fit in 70 % of the available memory)")
         ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     c->add_flag("!--no-plot", o.plot, "do not write PNG plots");

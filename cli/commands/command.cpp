@@ -12,6 +12,7 @@
 #include <limits>
 #include <sstream>
 
+#include <liebatch/ensemble/batch_plan.hpp>
 #include <liebatch/ensemble/device.hpp>
 #include <liebatch/methods/step.hpp>
 #include <liebatch/pack.hpp>
@@ -48,11 +49,17 @@ std::string utc_now() {
   return buf;
 }
 
-/// Bytes a batch holds per member: states, samples and hit slots (×3 with a long double run beside).
+/// Host bytes per member of a batch: its initial state, its results and the engine's buffers (in host
+/// memory on the CPU; counted on the GPU too, so the batches do not depend on the device;
+/// batch_plan.hpp); ×3 with a long double run beside.
 double member_bytes(const Study& st, bool extended) {
-  const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
-  double per = 8 * (d * (3 + k) + q * k + 8);
-  if (st.run.section.kind != SectionSpec::none) per += 8 * st.run.section.max_hits * (d + q + 2);
+  const int samples = st.run.samples, slots = ChunkPlan::make(samples, RunOptions{}).slots();
+  const RunShape s{.dim = st.model->dim(),
+                   .nobs = int(st.model->obs_names().size()),
+                   .samples = samples,
+                   .sample_slots = slots,
+                   .hit_slots = st.run.section.kind != SectionSpec::none ? st.run.section.max_hits : 0};
+  const double per = double(8 * std::size_t(s.dim) + result_bytes(s) + buffer_bytes(s));
   return extended ? 3 * per : per;
 }
 
@@ -88,9 +95,9 @@ Where pick_device(const Options& o, const ModelRunner& model, const std::vector<
 }
 
 std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
-  const std::size_t n = st.init.count;
-  if (requested > 0) return std::min(requested, n);
-  return std::max<std::size_t>(1, std::min<std::size_t>(n, std::size_t(1024.0 * 1024 * 1024 / member_bytes(st, extended))));
+  const double avail = batch_memory_share * available_memory();
+  const double budget = requested > 0 ? avail : std::min(batch_host_bytes, avail);
+  return batch_members(st.init.count, std::size_t(member_bytes(st, extended)), budget, requested);
 }
 
 namespace {
@@ -129,45 +136,17 @@ std::vector<std::string> status_names() {
   return v;
 }
 
-/// Refuses steps that the run's precision cannot resolve at the span's largest |t| (its spacing
-/// there above 10⁻³ of the smallest step): the time grid would coarsen silently (t0 = 1e16,
-/// h = 1 took one step of 4; at t0 = 1.7e9, h = 1e-7 took 9970 steps for 10⁴). Double is the
-/// coarsest precision of every command but a float run (references and round-off runs are in
-/// long double, finer still).
-void check_resolution(const Study& st, Command c) {
-  const auto& h = c == Command::converge ? st.converge.steps : st.run.h;
-  double hmin = *std::min_element(h.begin(), h.end());
-  if (c == Command::converge) hmin = std::min(hmin, st.converge.ref_h);
-  const double tmax = std::max(std::abs(st.run.t0), std::abs(st.run.t1));
-  const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
-  const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
-  if (spacing > 1e-3 * hmin) {
-    char msg[320];
-    std::snprintf(msg, sizeof msg,
-                  "config /time: %s cannot resolve steps of %g at |t| = %g (its spacing there is %g, over 1e-3 of the step); "
-                  "shift the span towards 0%s",
-                  st.run.single ? "float" : "double", hmin, tmax, spacing, st.run.single ? " or use double" : "");
-    throw ConfigError(msg);
-  }
-}
-
 }  // namespace
 
 Study load(const Options& o, Command c) {
-  Study st = read_study(read_text(o.config), c,
-                        fs::path(o.config).parent_path().string().empty() ? std::string(".") : fs::path(o.config).parent_path().string());
+  if (o.precision == "float" && c != Command::run)
+    throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and validation use double)");
+  const std::string dir = fs::path(o.config).parent_path().string();
+  Study st = read_study(read_text(o.config), c, dir.empty() ? std::string(".") : dir, o.precision == "float");
   st.run.threads = o.threads;
   st.run.simd = o.simd;
   st.plot = st.plot && o.plot;
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
-  if (o.precision == "float") {
-    if (c != Command::run)
-      throw ConfigError(
-          "--precision float: only 'liebatch run' offers float (sections, convergence and "
-          "validation use double)");
-    st.run.single = true;
-  }
-  check_resolution(st, c);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.
   const std::string out = output_path(o);

@@ -32,7 +32,11 @@ std::string gpu_missing(const ModelRunner& model, const std::vector<std::string>
 /// --device cpu; gpu (an error saying why when the GPU or the kernels are missing); or auto: the
 /// GPU when it is usable and holds kernels for the model and every method the command runs.
 Where pick_device(const Options& o, const ModelRunner& model, const std::vector<std::string>& methods);
-/// Members per batch: as many as fit 1 GiB (at least 1), or as requested.
+/// A batch's host memory unless --batch asks for more: the output is written batch by batch, so a run
+/// of any size needs no more.
+inline constexpr double batch_host_bytes = 1 << 30;
+/// Members per batch (batch_plan.hpp): at most `requested` (0: as many as fit in batch_host_bytes),
+/// and never more than fit in 70 % of the available memory.
 std::size_t batch_size(const Study& st, std::size_t requested, bool extended);
 
 /// "9998 ok, 2 nonfinite" (names from LB_STATUSES).

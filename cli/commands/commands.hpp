@@ -15,7 +15,7 @@ struct Options {
   std::string precision = "double";  ///< double | float
   int threads = 0;                   ///< CPU threads (0: all)
   bool simd = true;                  ///< CPU: members in SIMD lanes
-  long batch = 0;                    ///< members per batch (0: as many as fit in 1 GiB)
+  long batch = 0;                    ///< most members per batch (0: as many as fit in 1 GiB)
   bool quiet = false;                ///< no progress, no summary
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write

@@ -414,8 +414,35 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0)
   }
 }
 
-Study read_study(const std::string& text, Command cmd, const std::string& base_dir) {
+namespace {
+
+/// Refuses steps that the run's precision cannot resolve at the span's largest |t| (its spacing
+/// there above 10⁻³ of the smallest step): the time grid would coarsen silently (t0 = 1e16,
+/// h = 1 took one step of 4; at t0 = 1.7e9, h = 1e-7 took 9970 steps for 10⁴). Double is the
+/// coarsest precision of every command but a float run (references and round-off runs are in
+/// long double, finer still).
+void check_resolution(const Study& st, Command c) {
+  const auto& h = c == Command::converge ? st.converge.steps : st.run.h;
+  double hmin = *std::min_element(h.begin(), h.end());
+  if (c == Command::converge) hmin = std::min(hmin, st.converge.ref_h);
+  const double tmax = std::max(std::abs(st.run.t0), std::abs(st.run.t1));
+  const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
+  const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
+  if (spacing > 1e-3 * hmin) {
+    char msg[320];
+    std::snprintf(msg, sizeof msg,
+                  "config /time: %s cannot resolve steps of %g at |t| = %g (its spacing there is %g, over 1e-3 of the step); "
+                  "shift the span towards 0%s",
+                  st.run.single ? "float" : "double", hmin, tmax, spacing, st.run.single ? " or use double" : "");
+    throw ConfigError(msg);
+  }
+}
+
+}  // namespace
+
+Study read_study(const std::string& text, Command cmd, const std::string& base_dir, bool single) {
   Study st;
+  st.run.single = single;
   st.config = parse_config(text);
   Node root(st.config, "");
   Node model = root.object("model");
@@ -513,6 +540,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
           (cmd == Command::validate && k[1] == std::string("validate"))))
       Node::fail(root.at(k[0]), std::string("not used by this command (it configures 'liebatch ") + k[1] + "')");
   root.finish();
+  check_resolution(st, cmd);
   return st;
 }
 

@@ -64,7 +64,8 @@ struct Study {
 /// What a command needs from the config beyond the common part.
 enum class Command { run, poincare, converge, validate };
 
-/// Reads and checks the config text; `base_dir` resolves relative file names.
-Study read_study(const std::string& text, Command cmd, const std::string& base_dir);
+/// Reads and checks the config text, for a run in float where `single`; `base_dir` resolves
+/// relative file names.
+Study read_study(const std::string& text, Command cmd, const std::string& base_dir, bool single = false);
 
 }  // namespace lb::cli

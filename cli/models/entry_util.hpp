@@ -7,25 +7,14 @@
 #include <liebatch/vec.hpp>
 
 #include "cli/config/config_node.hpp"
+#include "cli/models/parameters.hpp"
 #include "cli/models/registry.hpp"
 
 namespace lb::cli {
 
-/// A parameter array of n numbers > 0 (masses, lengths, inertias), or def when absent.
-inline std::vector<double> positives(Node* p, const std::string& key, std::size_t n, std::vector<double> def) {
-  if (!p || !p->has(key)) return def;
-  auto v = p->numbers(key, n);
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (!(v[i] > 0)) Node::fail(p->at(key) + "/" + std::to_string(i), "expected a number > 0, got " + std::to_string(v[i]));
-  return v;
-}
-inline Vec3<double> vec3_of(const std::vector<double>& v) { return vec3(v[0], v[1], v[2]); }
-inline Vec3<double> vector3(Node* p, const std::string& key, Vec3<double> def) {
-  if (!p || !p->has(key)) return def;
-  return vec3_of(p->numbers(key, 3));
-}
-inline double positive(Node* p, const std::string& key, double def) { return p ? p->positive(key, def) : def; }
-inline double number(Node* p, const std::string& key, double def) { return p ? p->number(key, def) : def; }
+/// Three numbers of a parameter table's array as a vector, and back.
+inline Vec3<double> load3(const double* v) { return vec3(v[0], v[1], v[2]); }
+inline void store3(const Vec3<double>& x, double* v) { v[0] = x[0], v[1] = x[1], v[2] = x[2]; }
 
 /// A ModelInfo whose factory builds Runner<Entry> from Entry::parse(params, preset).
 template <class Entry>

@@ -24,12 +24,21 @@ struct HeavyTopSe3Entry {
   }
 };
 
+const PlanarPendulumSystem<double> default_pendulum{{9.81, 1.0}};
+const Param<PlanarPendulumSystem<double>> pendulum_params[] = {
+    {"gravity", 1, Domain::positive, "g along -y", [](const PlanarPendulumSystem<double>& m, double* v) { *v = m.system.gravity; },
+     [](PlanarPendulumSystem<double>& m, const double* v) { m.system.gravity = *v; }},
+    {"length", 1, Domain::positive, "the rod's", [](const PlanarPendulumSystem<double>& m, double* v) { *v = m.system.length; },
+     [](PlanarPendulumSystem<double>& m, const double* v) { m.system.length = *v; }},
+};
+
 struct PlanarPendulumEntry {
   static constexpr const char* name = "planar_pendulum";
   template <class T> using model = PlanarPendulumSystem<T>;
   /// [Notes]'s PEND2D: φ₀ = 0.7 from the downward vertical, φ̇₀ = 0.3.
   static Parsed<PlanarPendulumSystem<double>> parse(Node* p, const std::string& preset) {
-    const PlanarPendulumSystem<double> m{{positive(p, "gravity", 9.81), positive(p, "length", 1.0)}};
+    PlanarPendulumSystem<double> m{default_pendulum};
+    read_params<PlanarPendulumSystem<double>>(p, pendulum_params, m);
     if (preset.empty()) return {m, {}};
     const auto x = m.initial(m.system.position(0.7), m.system.velocity(0.7, 0.3));
     return {m, {x.v, x.v + PlanarPendulumSystem<double>::space::dim}};
@@ -45,12 +54,12 @@ void add_constrained_models(std::vector<ModelInfo>& v) {
       "R (9, row-major attitude), x (3): centre of mass; Omega (3): body angular velocity, U (3): centre-of-mass "
       "velocity in the body frame; lambda (3): multiplier, minus the reaction at the fixed point. Give (R, x, Omega, U) "
       "(18 numbers) and lambda is completed; Phi = R^T x - com = 0 and B v = U + (R^T x) x Omega = 0",
-      top_parameters, top_presets));
+      top_parameters(), top_presets));
   v.push_back(info<PlanarPendulumEntry>(
       "planar pendulum on R^2 as an index-2 DAE, q'' = -(0, g) - 2 q lambda, |q| = length; method hedop5 only",
       "q (2), v (2), lambda (1): rod tension per unit length over 2. Give (q, v) (4 numbers) and lambda is completed; "
       "|q|^2 = length^2 and q.v = 0",
-      {"gravity: g > 0 along -y (default 9.81)", "length: > 0 (default 1)"},
+      help_lines<PlanarPendulumSystem<double>>(pendulum_params, default_pendulum),
       {"pend2d: phi0 = 0.7 from the downward vertical, phi0' = 0.3"}));
 }
 

@@ -55,7 +55,7 @@ struct HeavyTopQuadraticEntry {
 }  // namespace
 
 void add_heavy_top_models(std::vector<ModelInfo>& v) {
-  const auto& params = top_parameters;
+  const auto params = top_parameters();
   const auto& presets = top_presets;
   v.push_back(info<HeavyTopEntry>("heavy top, Lie-Poisson equations on se*(3) ([CCLMO22] eqs 23-24)",
                                   "Pi (3): body angular momentum, Gamma (3): gravity direction in the body (|Gamma| = 1)", params,

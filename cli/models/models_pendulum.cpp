@@ -20,15 +20,20 @@ std::string chain_list() {
   return s;
 }
 
+/// N first, then the table's parameters as a chain of two links shows them.
+std::vector<std::string> parameters() {
+  auto v = help_lines<PendulumChain<double, 2>>(PendulumEntry<2>::params, PendulumEntry<2>::default_chain());
+  v.insert(v.begin(), "N: links, one of " + chain_list() + " (required; other lengths with the CMake list LIEBATCH_CLI_CHAINS)");
+  return v;
+}
+
 }  // namespace
 
 void add_pendulum_models(std::vector<ModelInfo>& v) {
   v.push_back({"pendulum_chain",
                "N-fold spherical pendulum on (TS2)^N under SE(3)^N ([CCLMO22 §5]), O(N) field",
                "(q_i, w_i) (6 per link, root first): |q_i| = 1, q_i.w_i = 0",
-               {"N: links, one of " + chain_list() + " (required; other lengths with the CMake list LIEBATCH_CLI_CHAINS)",
-                "masses: [m_1 … m_N] > 0 (default all 1)", "lengths: [L_1 … L_N] > 0 (default all 1), or total_length: L with L_i = L/N",
-                "gravity: g > 0 along -z (default 9.81)"},
+               parameters(),
                {"paper: every link at (q, w) = (sqrt(2)/2, 0, sqrt(2)/2, 0, 1, 0) ([CCLMO22 §5.3])"},
                [](Node* params, const std::string& preset) -> std::unique_ptr<ModelRunner> {
                  if (!params) Node::fail("/model/parameters", "missing (required: N)");

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include <fcntl.h>
 #include <hdf5.h>
@@ -216,16 +217,18 @@ void check_space(const std::string& output, double bytes, const std::string& wha
                   ") but this process may write files of at most " + human_bytes(double(r.rlim_cur)) + " (ulimit -f)");
 }
 
-void check_memory(double bytes, const std::string& what) {
+double available_memory() {
   std::ifstream in("/proc/meminfo");
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("MemAvailable:", 0) == 0) {
-      const double kb = std::strtod(line.c_str() + 13, nullptr);
-      if (bytes > kb * 1024)
-        throw ConfigError("the run needs about " + human_bytes(bytes) + " of memory (" + what + ") but " + human_bytes(kb * 1024) +
-                          " is available");
-      return;
-    }
+    if (line.rfind("MemAvailable:", 0) == 0) return std::strtod(line.c_str() + 13, nullptr) * 1024;
+  return std::numeric_limits<double>::infinity();
+}
+
+void check_memory(double bytes, const std::string& what) {
+  const double avail = available_memory();
+  if (bytes > avail)
+    throw ConfigError("the run needs about " + human_bytes(bytes) + " of memory (" + what + ") but " + human_bytes(avail) +
+                      " is available");
 }
 
 }  // namespace lb::cli

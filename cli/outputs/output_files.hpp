@@ -77,7 +77,10 @@ void check_outputs(const std::vector<std::string>& outputs, const std::vector<st
 /// system or in the largest file this process may write (RLIMIT_FSIZE); the message names both.
 void check_space(const std::string& output, double bytes, const std::string& what);
 
-/// Refuses (ConfigError) a run that needs more than the memory available (MemAvailable).
+/// The memory available to a new process (MemAvailable), in bytes; +∞ where the system does not say.
+double available_memory();
+
+/// Refuses (ConfigError) a run that needs more than the memory available.
 void check_memory(double bytes, const std::string& what);
 
 /// "1.2 GB".

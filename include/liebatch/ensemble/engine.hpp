@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "batch_plan.hpp"
 #include "members.hpp"
 #include "backend.hpp"
 
@@ -89,17 +90,20 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   if (implicit) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
   out.device = b.name();
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
-  const int slots = plan.samples > 0 ? plan.per_chunk + 1 : 0;
+  const int slots = plan.slots();
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
   const int hit_slots = sections && active(section) ? e.max_hits : 0;
 
-  // Batch size: what fits in 70 % of the free memory.
-  const std::size_t per_member =
-      sizeof(T) * (2 * dim + 3 + std::size_t(method.warm) + std::size_t(slots + 2 * hit_slots) * (1 + dim + nobs)) +
-      (8 + std::size_t(hit_slots)) * sizeof(long) + 2 * sizeof(int) + 1 + sizeof(double) + sizeof(Model) +
-      sizeof(StepControl<T>) + 2 * sizeof(T);
-  std::size_t batch = std::min(n, std::max<std::size_t>(1, b.free_memory() / 10 * 7 / per_member));
-  if (opt.gpu_batch > 0) batch = std::min(batch, opt.gpu_batch);
+  const RunShape shape{.scalar = sizeof(T),
+                       .dim = dim,
+                       .nobs = nobs,
+                       .samples = e.samples,
+                       .sample_slots = slots,
+                       .hit_slots = hit_slots,
+                       .warm = method.warm,
+                       .implicit = implicit,
+                       .per_member = sizeof(Model) + sizeof(StepControl<T>)};
+  const std::size_t batch = batch_members(n, buffer_bytes(shape), batch_memory_share * double(b.free_memory()), opt.batch);
 
   double done_total = 0;
   for (std::size_t b0 = 0; b0 < n; b0 += batch) {

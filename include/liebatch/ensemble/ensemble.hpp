@@ -197,7 +197,7 @@ struct RunOptions {
   int chunks = 1;            ///< without samples: pauses at (c+1)/chunks of each span (progress, bounded launches)
   int samples_per_chunk = 64;///< with samples: output samples gathered per launch
   int threads = 0;           ///< CPU threads (0: all hardware threads)
-  std::size_t gpu_batch = 0; ///< GPU: members per batch (0: as many as fit in device memory)
+  std::size_t batch = 0;     ///< most members per batch (0: as many as fit in the backend's memory; batch_plan.hpp)
   bool simd = true;          ///< CPU: members in the lanes of SIMD packs where the model runs on packs (docs/packs.md)
   std::function<void(double done)> progress;  ///< called after each chunk with the fraction of trajectory-time done
 };
@@ -212,6 +212,8 @@ struct ChunkPlan {
     }
     return {0, 0, o.chunks > 0 ? o.chunks : 1};
   }
+  /// Sample slots a batch holds per member: a chunk's samples and the one before them.
+  int slots() const { return samples > 0 ? per_chunk + 1 : 0; }
   /// Pause time of chunk c: the last sample it gathers, or the fraction (c+1)/chunks of the span.
   template <class T> LB_HD T pause(int c, T t0, T t1) const {
     if (c >= chunks - 1) return t1;

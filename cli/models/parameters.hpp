@@ -1,0 +1,90 @@
+// A command-line model's parameters as one table: key, count, the check each number passes and the
+// help text. Defaults are not written in the table: they are read from the model an entry starts
+// from (its default or a preset), so `list models` prints what a run would use.
+#pragma once
+#include <charconv>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cli/config/config_node.hpp"
+
+namespace lb::cli {
+
+/// The check every number of a parameter passes (finiteness is always checked).
+enum class Domain { finite, positive };
+
+/// One parameter of model M: `size` numbers, read from M by `get` and written by `set`.
+template <class M> struct Param {
+  const char* key;
+  int size;       ///< 1: a number; more: an array of that many
+  Domain domain;
+  const char* help;                   ///< its meaning: the key, the domain and the default are added
+  void (*get)(const M&, double*);     ///< null: no value of its own (an alternative form of another)
+  void (*set)(M&, const double*);
+};
+
+template <class P> struct member_of;
+template <class M, class F> struct member_of<F M::*> {
+  using model = M;
+  using field = F;
+};
+
+/// The parameter that is a member of the model: a number, an array (`T mass[N]`) or a `Vec<T, n>`.
+template <auto field>
+constexpr Param<typename member_of<decltype(field)>::model> member(const char* key, Domain domain, const char* help) {
+  using M = typename member_of<decltype(field)>::model;
+  using F = typename member_of<decltype(field)>::field;
+  if constexpr (std::is_arithmetic_v<F>) {
+    return {key, 1, domain, help, [](const M& m, double* v) { *v = double(m.*field); }, [](M& m, const double* v) { m.*field = F(*v); }};
+  } else {
+    constexpr int n = [] {
+      if constexpr (std::is_array_v<F>) return int(std::extent_v<F>);
+      else return int(F::size);
+    }();
+    return {key, n, domain, help, [](const M& m, double* v) { for (int k = 0; k < n; ++k) v[k] = double((m.*field)[k]); },
+            [](M& m, const double* v) { for (int k = 0; k < n; ++k) (m.*field)[k] = std::remove_cvref_t<decltype((m.*field)[k])>(v[k]); }};
+  }
+}
+
+/// "key: help, each > 0 (default [2, 1.5, 0.8])"; an array whose numbers agree prints "default all x".
+template <class M> std::string help_line(const Param<M>& p, const M& def) {
+  std::string s = std::string(p.key) + ": " + p.help;
+  if (p.domain == Domain::positive) s += p.size > 1 ? ", each > 0" : ", > 0";
+  if (!p.get) return s;
+  std::vector<double> v(std::size_t(p.size));
+  p.get(def, v.data());
+  const auto num = [](double x) {  // the shortest text that reads back as x: the default exactly
+    char b[32];
+    return std::string(b, std::to_chars(b, b + sizeof b, x).ptr);
+  };
+  bool same = v.size() > 1;
+  for (double x : v) same = same && x == v[0];
+  std::string d;
+  for (double x : v) d += (d.empty() ? "" : ", ") + num(x);
+  return s + " (default " + (same ? "all " + num(v[0]) : v.size() > 1 ? "[" + d + "]" : d) + ")";
+}
+
+template <class M> std::vector<std::string> help_lines(std::span<const Param<M>> table, const M& def) {
+  std::vector<std::string> v;
+  for (const auto& p : table) v.push_back(help_line(p, def));
+  return v;
+}
+
+/// Sets on m every parameter of the table that the object `node` (may be null) gives; a number
+/// outside its domain is refused, naming its path and value.
+template <class M> void read_params(Node* node, std::span<const Param<M>> table, M& m) {
+  if (!node) return;
+  for (const auto& p : table) {
+    if (!node->has(p.key)) continue;
+    const std::vector<double> v = p.size == 1 ? std::vector<double>{node->number(p.key)} : node->numbers(p.key, std::size_t(p.size));
+    if (p.domain == Domain::positive)
+      for (std::size_t i = 0; i < v.size(); ++i)
+        if (!(v[i] > 0))
+          Node::fail(node->at(p.key) + (p.size == 1 ? "" : "/" + std::to_string(i)), "expected a number > 0", nlohmann::json(v[i]));
+    p.set(m, v.data());
+  }
+}
+
+}  // namespace lb::cli
