@@ -311,6 +311,90 @@ TEST(Cli, SlgikkRunsTheKaluzaKleinTopAndRefusesOtherMethods) {
   }
 }
 
+// Per-member parameters (issue 35): the DiffEqGPU/MPGOS Lorenz benchmark's rho = linspace(0, 21, N)
+// from a config, and a Monte Carlo over a top's mass and centre of mass. Every member equals,
+// bitwise, a run of the config with its parameters fixed: a varied parameter takes the path of a
+// fixed one. Refusals name the path and the value, and leave no file.
+TEST(Cli, ParametersVaryPerMemberAsSweepsAndDistributions) {
+  Scratch s("member_parameters");
+  const auto lorenz = [&](const std::string& rho, const std::string& out, const std::string& extra = "") {
+    return liebatch(s, "run " +
+                           s.file(out + ".json", R"({"model": {"name": "lorenz", "parameters": {"rho": )" + rho + R"(}},
+      "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.001}, "initial": {"states": [[1, 0, 0], [0, 1, 1]]})" +
+                                                     extra + "}") +
+                           " -q -o " + s.path(out + ".h5"));
+  };
+  const auto sweep = lorenz(R"({"linspace": [0, 21, 8]})", "sweep");
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  const H5 f(s.path("sweep.h5"));
+  const auto rho = f.doubles("parameters/rho"), y = f.doubles("final/y");
+  ASSERT_EQ(rho.size(), 16u) << "8 grid points x 2 initial states";
+  EXPECT_EQ(f.shape("final/y"), (std::vector<hsize_t>{3, 16}));
+  EXPECT_EQ(f.attr("parameters"), "rho: linspace(0, 21, 8)");
+  for (std::size_t g = 0; g < 8; ++g) {
+    EXPECT_EQ(rho[2 * g], 21.0 * double(g) / 7) << g;
+    EXPECT_EQ(rho[2 * g + 1], rho[2 * g]) << "member g*N0 + k: both states at each grid point";
+  }
+  for (std::size_t i : {0u, 7u, 13u}) {  // the same member with rho fixed: bitwise
+    char v[32];
+    std::snprintf(v, sizeof v, "%.17g", rho[i]);
+    const auto one = lorenz(v, "one" + std::to_string(i));
+    ASSERT_EQ(one.status, 0) << one.err;
+    const auto y1 = H5(s.path("one" + std::to_string(i) + ".h5")).doubles("final/y");
+    for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(y[d * 16 + i], y1[d * 2 + i % 2]) << i << " " << d;
+  }
+
+  // A Monte Carlo over the Brüls–Cardona top's mass and com[1] (Sobol'), 3 perturbed states.
+  const auto top = [&](const std::string& params, const std::string& out, const std::string& sampler) {
+    return liebatch(s, "run " +
+                           s.file(out + ".json", R"({"model": {"name": "heavy_top", "preset": "bruls_cardona", "parameters": )" + params +
+                                                     R"(}, "method": "rkmk4", "time": {"t1": 0.2}, "step": {"h": 0.01},
+      "initial": {"ensemble": {"count": 3, "scale": 0.05, "seed": 2}})" +
+                                                     sampler + "}") +
+                           " -q -o " + s.path(out + ".h5"));
+  };
+  const auto mc = top(R"({"mass": {"normal": [15, 0.15]}, "com": [0, {"uniform": [0.95, 1.05]}, 0]})", "mc",
+                      R"(, "parameter_sampler": {"kind": "sobol", "seed": 3})");
+  ASSERT_EQ(mc.status, 0) << mc.err;
+  const H5 m(s.path("mc.h5"));
+  const auto mass = m.doubles("parameters/mass"), com = m.doubles("parameters/com"), ym = m.doubles("final/y");
+  ASSERT_EQ(mass.size(), 3u);
+  ASSERT_EQ(com.size(), 9u) << "(3 numbers, members)";
+  EXPECT_EQ(m.attr("parameters"),
+            "com[1]: uniform(0.94999999999999996, 1.05); mass: normal(15, 0.14999999999999999), drawn by sobol seed 3")
+      << "the table's order";
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NE(mass[i], mass[(i + 1) % 3]);
+    EXPECT_GT(com[3 + i], 0.95);
+    EXPECT_LT(com[3 + i], 1.05);
+    EXPECT_EQ(com[i], 0.0);
+    char p[160];
+    std::snprintf(p, sizeof p, R"({"mass": %.17g, "com": [0, %.17g, 0]})", mass[i], com[3 + i]);
+    const auto one = top(p, "top" + std::to_string(i), "");
+    ASSERT_EQ(one.status, 0) << one.err;
+    const auto y1 = H5(s.path("top" + std::to_string(i) + ".h5")).doubles("final/y");
+    for (std::size_t d = 0; d < 6; ++d) EXPECT_EQ(ym[d * 3 + i], y1[d * 3 + i]) << i << " " << d;
+  }
+
+  const auto refused = [&](const lbtest::Result& r, const std::string& out, const std::string& what) {
+    EXPECT_EQ(r.status, 2) << what << "\n" << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(s.path(out + ".h5"))) << out;
+  };
+  refused(lorenz(R"({"gamma": [1, 2]})", "bad1"), "bad1", "/model/parameters/rho/gamma: unknown variation");
+  refused(lorenz(R"({"linspace": [0, 21, 0]})", "bad2"), "bad2", "/model/parameters/rho/linspace/2: expected a point count");
+  refused(lorenz("28", "bad3", R"(, "parameter_sampler": {"kind": "box"})"), "bad3",
+          "/parameter_sampler: no model parameter is drawn from a distribution");
+  refused(top(R"({"mass": {"values": [15, -1]}})", "bad4", ""), "bad4",
+          "/model/parameters/mass/values: point 1 is -1; the parameter takes a number > 0");
+  refused(top(R"({"mass": {"normal": [0.01, 1]}})", "bad5", R"(, "parameter_sampler": {"kind": "sobol"})"), "bad5",
+          "config /model/parameters: member 0 draws mass = -");
+  refused(liebatch(s, "run " + s.file("bad6.json", R"({"model": {"name": "pendulum_chain", "preset": "paper",
+      "parameters": {"N": {"values": [1, 2]}}}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.01}})") +
+                          " -o " + s.path("bad6.h5")),
+          "bad6", "/model/parameters/N: expected an integer: N is structural");
+}
+
 /// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).
 double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size() || a.empty()) return INFINITY;

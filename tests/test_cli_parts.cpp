@@ -174,7 +174,8 @@ TEST(ParameterTable, HelpPrintsTheDefaultsARunUsesAndReadingChecksEachNumber) {
     const auto j = nlohmann::json::parse(text);
     lb::cli::Node n(j, "/model/parameters");
     Toy t = def;
-    lb::cli::read_params<Toy>(&n, toy_params, t);
+    lb::cli::MemberRule rule;
+    lb::cli::read_params<Toy>(&n, toy_params, t, rule);
     n.finish();
     return t;
   };
@@ -191,11 +192,109 @@ TEST(ParameterTable, HelpPrintsTheDefaultsARunUsesAndReadingChecksEachNumber) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(refusal(R"({"inertia": [1, 0, 3]})"), "config /model/parameters/inertia/1: expected a number > 0, got 0.0");
-  EXPECT_EQ(refusal(R"({"mass": -1})"), "config /model/parameters/mass: expected a number > 0, got -1.0");
-  EXPECT_EQ(refusal(R"({"inertia": [1, 2]})"), "config /model/parameters/inertia: expected 3 numbers, got 2, got [1,2]");
-  EXPECT_EQ(refusal(R"({"shift": "a"})"), "config /model/parameters/shift: expected a number, got \"a\"");
+  EXPECT_EQ(refusal(R"({"inertia": [1, 0, 3]})"), "config /model/parameters/inertia/1: expected a number > 0, got 0");
+  EXPECT_EQ(refusal(R"({"mass": -1})"), "config /model/parameters/mass: expected a number > 0, got -1");
+  EXPECT_EQ(refusal(R"({"inertia": [1, 2]})"),
+            "config /model/parameters/inertia: expected an array of 3 entries, each a number or a variation, got [1,2]");
+  EXPECT_EQ(refusal(R"({"shift": "a"})"),
+            "config /model/parameters/shift: expected a number or an object with one of values, linspace, logspace, uniform, "
+            "normal, lognormal, got \"a\"");
   EXPECT_EQ(refusal(R"({"mas": 1})"), "config /model/parameters/mas: unknown key");
+}
+
+// Per-member parameters (cli/models/member_parameters.hpp): sweeps form a grid in the table's order,
+// the first slowest, and member i = g·N₀ + k takes grid point g; draws are the inverse CDF of the
+// sampler's point, a pure function of the member; every refusal names the path and the value.
+TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
+  const auto rule_of = [](const char* text, std::size_t states) {
+    const auto j = nlohmann::json::parse(text);
+    lb::cli::Node n(j, "/model/parameters");
+    Toy t{1, {1, 1, 1}, 0};
+    lb::cli::MemberRule rule;
+    lb::cli::read_params<Toy>(&n, toy_params, t, rule);
+    n.finish();
+    rule.states = states;
+    rule.sampler.dim = std::max<int>(1, int(rule.draws.size()));
+    return std::pair{rule, t};
+  };
+  // mass over 3 values (slowest), inertia[1] over linspace(1, 2, 5), 2 initial states: 30 members.
+  const auto [r, t] = rule_of(R"({"mass": {"values": [1, 2, 3]}, "inertia": [4, {"linspace": [1, 2, 5]}, 6]})", 2);
+  EXPECT_EQ(t.inertia[0], 4) << "fixed numbers of a varied parameter are set";
+  ASSERT_EQ(r.sweeps.size(), 2u);
+  EXPECT_EQ(r.sweeps[1].name, "inertia[1]");
+  EXPECT_EQ(r.grid(), 15u);
+  EXPECT_EQ(r.member(0), (std::vector<double>{1, 1.0}));
+  EXPECT_EQ(r.member(1), (std::vector<double>{1, 1.0})) << "member 1: the same grid point, the second initial state";
+  EXPECT_EQ(r.member(2), (std::vector<double>{1, 1.25}));
+  EXPECT_EQ(r.member(29), (std::vector<double>{3, 2.0}));
+  const Toy m7 = lb::cli::with_member<Toy>(t, toy_params, r, 7);  // grid point 3: mass 1, inertia[1] = 1.75
+  EXPECT_EQ(m7.mass, 1);
+  EXPECT_EQ(m7.inertia[1], 1.75);
+  EXPECT_EQ(m7.inertia[2], 6);
+  EXPECT_EQ(r.describe(), "mass: values(3); inertia[1]: linspace(1, 2, 5)");
+
+  // logspace as numpy's: 10^a ... 10^b.
+  EXPECT_EQ(rule_of(R"({"shift": {"logspace": [-1, 1, 3]}})", 1).first.sweeps[0].points, (std::vector<double>{0.1, 1, 10}));
+
+  // Draws: a pure function of the member, within their distribution's range; normal's mean and
+  // spread measured over 20000 members (Philox), and lognormal's median.
+  const auto d = rule_of(R"({"shift": {"normal": [2, 0.5]}, "mass": {"uniform": [3, 4]}})", 1).first;
+  ASSERT_EQ(d.draws.size(), 2u);
+  EXPECT_EQ(d.draws[0].name, "mass") << "the table's order";
+  double sum = 0, sum2 = 0;
+  const int n = 20000;
+  for (int i = 0; i < n; ++i) {
+    const auto v = d.member(std::size_t(i));
+    ASSERT_GE(v[0], 3);
+    ASSERT_LT(v[0], 4);
+    sum += v[1];
+    sum2 += v[1] * v[1];
+  }
+  EXPECT_EQ(d.member(17), d.member(17));
+  EXPECT_NEAR(sum / n, 2, 0.02);
+  EXPECT_NEAR(std::sqrt(sum2 / n - (sum / n) * (sum / n)), 0.5, 0.02);
+  lb::cli::Variation ln;
+  ln.kind = lb::cli::Variation::lognormal;
+  ln.a = std::log(3.0);
+  ln.b = 0.2;
+  EXPECT_NEAR(ln.quantile(0.5), 3, 1e-12) << "the median of lognormal(mu, sigma) is e^mu";
+  lb::cli::Variation nm;
+  nm.kind = lb::cli::Variation::normal;
+  nm.b = 1;
+  EXPECT_NEAR(nm.quantile(0.975), 1.959963984540054, 1e-9);
+  EXPECT_TRUE(std::isfinite(nm.quantile(0))) << "u = 0 maps into the open interval";
+
+  // A draw outside the domain: box draws again; a Sobol' point names the member and the value.
+  auto neg = rule_of(R"({"mass": {"normal": [0.1, 1]}})", 1).first;
+  for (int i = 0; i < 100; ++i) ASSERT_GT(neg.member(std::size_t(i))[0], 0) << i;
+  neg.sampler.kind = lb::SamplerKind::sobol;
+  std::string why;
+  for (std::size_t i = 0; i < 64 && why.empty(); ++i) try {
+      neg.member(i);
+    } catch (const lb::cli::ConfigError& e) {
+      why = e.what();
+    }
+  EXPECT_NE(why.find("draws mass = -"), std::string::npos) << why;
+  EXPECT_NE(why.find("normal(0.10000000000000001, 1)"), std::string::npos) << why;
+
+  const auto refusal = [&](const char* text) {
+    try {
+      rule_of(text, 1);
+    } catch (const lb::cli::ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(R"({"mass": {"linspace": [0, 1, 3]}})"),
+            "config /model/parameters/mass/linspace: point 0 is 0; the parameter takes a number > 0");
+  EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, 2, 0]}})"),
+            "config /model/parameters/mass/linspace/2: expected a point count, an integer in [1, 2^40], got 0");
+  EXPECT_EQ(refusal(R"({"mass": {"gamma": [1, 2]}})"),
+            "config /model/parameters/mass/gamma: unknown variation; expected a number or an object with one of values, linspace, "
+            "logspace, uniform, normal, lognormal");
+  EXPECT_EQ(refusal(R"({"mass": {"normal": [1, 0]}})"), "config /model/parameters/mass/normal/1: expected a standard deviation > 0, got 0");
+  EXPECT_EQ(refusal(R"({"span": {"values": [1, 2]}})"),
+            "config /model/parameters/span: cannot vary per member (it is another form of a parameter that can)");
 }
 
 }  // namespace

@@ -190,6 +190,12 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.write("names/state", st.model->state_names());
   w.write("names/observables", st.model->obs_names());
   w.write("names/status", status_names());
+  if (st.model->rule().varies()) {
+    std::vector<std::string> keys;
+    for (const auto& [key, size] : st.model->varied_parameters()) keys.push_back(key);
+    w.write("names/parameters", keys);
+    w.attr("parameters", st.model->rule().describe());
+  }
 }
 
 double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive) {
@@ -198,11 +204,14 @@ double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive
   return attempts > 0 ? double(o.iterations[i]) / double(attempts) : 0.0;
 }
 
-MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits) : w_(w), hits_(hits), adaptive_(st.run.adaptive), n_(st.init.count) {
+MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
+    : w_(w), model_(*st.model), hits_(hits), adaptive_(st.run.adaptive), n_(st.init.count) {
   using K = Sink::Kind;
   const auto n = std::uint64_t(st.init.count), d = std::uint64_t(st.model->dim());
   const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
   w.create("initial/y", K::f64, {d, n});
+  for (const auto& [key, size] : model_.varied_parameters())  // a member's parameters, (members) or (size, members)
+    size == 1 ? w.create("parameters/" + key, K::f64, {n}) : w.create("parameters/" + key, K::f64, {std::uint64_t(size), n});
   w.create("final/y", K::f64, {d, n});
   w.create("final/t", K::f64, {n});
   w.create("final/steps", K::i64, {n});
@@ -232,6 +241,11 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   const auto& o = r.out;
   const auto c0 = std::uint64_t(i0), b = std::uint64_t(o.size);
   w_.write_columns("initial/y", y0, c0, b);
+  if (model_.rule().varies()) {
+    const auto values = model_.member_parameters(i0, o.size);
+    const auto keys = model_.varied_parameters();
+    for (std::size_t p = 0; p < keys.size(); ++p) w_.write_columns("parameters/" + keys[p].first, values[p], c0, b);
+  }
   w_.write_columns("final/y", o.y, c0, b);
   w_.write_columns("final/t", o.t, c0, b);
   w_.write_columns("final/steps", o.steps, c0, b);

@@ -55,6 +55,7 @@ class MemberArrays {
 
  private:
   Sink& w_;
+  const ModelRunner& model_;
   bool hits_, adaptive_, newton_ = false;
   std::uint64_t n_;
 };

@@ -85,10 +85,12 @@ int converge_command(const Options& opt) {
     s.size = n * nh;
     s.y0.assign(std::size_t(dim) * s.size, 0);
     s.h.assign(s.size, 0);
+    s.members.resize(s.size);
     for (std::size_t j = 0; j < nh; ++j)
       for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = j * n + k;
         s.h[i] = cs.steps[j];
+        s.members[i] = k;
         for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
       }
     s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };

@@ -84,6 +84,7 @@ int ensemble_command(const Options& opt, Command c) {
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
     s.size = std::min(batch, n - i0);
+    s.member0 = i0;
     st.init.fill(i0, s.size, s.y0);
     s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
     const RunResult r = st.model->run(s);

@@ -108,7 +108,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   auto completed = [&](std::vector<double> y) {
     if (int(y.size()) == dim - r && r > 0) {
       y.resize(std::size_t(dim), 0.0);
-      m.complete(y.data());
+      m.complete(y.data(), base_model);
     }
     return y;
   };
@@ -151,13 +151,13 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   const bool normalize = n ? n->boolean("normalize", false) : false;
   const double tol = n ? n->positive("tolerance", 1e-10) : 1e-10;
   for (std::size_t k = 0; k < base.size(); ++k) {
-    const double d = m.defect(base[k].data());
+    const double d = m.defect(base[k].data(), base_model);
     if (!(d <= tol)) {  // a NaN defect (e.g. a singular constraint Jacobian) is off too
       if (!normalize)
         Node::fail(where, "initial state " + std::to_string(k) + " is off the model's manifold: defect " + fmt(d) + " > tolerance " +
                               fmt(tol) + " (set \"normalize\": true to project it, or fix the state)");
-      m.project(base[k].data());
-      const double after = m.defect(base[k].data());
+      m.project(base[k].data(), base_model);
+      const double after = m.defect(base[k].data(), base_model);
       bool finite = true;
       for (double x : base[k]) finite = finite && std::isfinite(x);
       if (!finite || !(after <= tol))
@@ -206,8 +206,20 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   if (level) st.sampler += "; velocities rescaled to energy " + fmt(E);
   if (n) n->finish();
 
+  // Per-member parameters: G grid points of the sweeps times these N₀ states.
+  const MemberRule& rule = m.rule();
+  std::size_t states = count;
+  if (rule.varies()) {
+    if (double(rule.grid()) * double(count) > double(1L << 40))
+      Node::fail("/model/parameters", "the sweeps' grid of " + std::to_string(rule.grid()) + " points times " + std::to_string(count) +
+                                          " initial states is more than 2^40 members");
+    count *= rule.grid();
+    if (rule.grid() > 1) st.sampler += "; each for " + std::to_string(rule.grid()) + " parameter grid points";
+  }
+
   auto& in = st.init;
   in.model = st.model.get();
+  in.states = states;
   in.base = std::move(base);
   in.ensemble = ensemble;
   in.sampler = us;
@@ -386,20 +398,23 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0)
   // A box draw that misses the energy level or the manifold is drawn again (its own stream of
   // draws); a Sobol' or grid point has no other draw, so it is an error.
   const std::uint32_t attempts = ensemble && sampler.kind == SamplerKind::box ? 1000 : 1;
+  const bool varies = model->rule().varies();
   for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = i0 + k;
-    const auto& b = base[i % base.size()];
+    const std::size_t i = i0 + k, s = i % states;  // member i starts from initial state s
+    if (varies) model->rule().member(i);           // its draws in their domains, or the error naming it
+    const auto& b = base[s % base.size()];
     bool reached = false, on = false;
     double defect = 0;
     for (std::uint32_t a = 0; a < attempts && !(reached && on); ++a) {
       if (ensemble) {
-        for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(i, j, a) - 1);
-        model->perturb(b.data(), xi.data(), y.data());
+        for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(s, j, a) - 1);
+        model->perturb(b.data(), xi.data(), y.data(), i);
       } else {
         y = b;
+        if (varies && model->multipliers() > 0) model->project(y.data(), i);  // consistent with i's parameters
       }
-      reached = !level || model->energy_level(y.data(), energy);
-      defect = model->defect(y.data());  // after a constrained system's projection in perturb()
+      reached = !level || model->energy_level(y.data(), energy, i);
+      defect = model->defect(y.data(), i);  // after a constrained system's projection in perturb()
       on = defect <= tolerance;          // false for NaN
     }
     const std::string draws = attempts > 1 ? " in " + std::to_string(attempts) + " draws" : "";
@@ -508,12 +523,25 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     step.finish();
   }
 
+  UnitSampler draws;  // of the per-member parameters drawn from distributions
+  if (root.has("parameter_sampler")) {
+    Node ps = root.object("parameter_sampler");
+    const std::size_t n = st.model->rule().draws.size();
+    if (n == 0) Node::fail(ps.path(), "no model parameter is drawn from a distribution (uniform, normal, lognormal)");
+    draws.kind = ps.choice("kind", {"box", "sobol"}, "box") == "sobol" ? SamplerKind::sobol : SamplerKind::box;
+    draws.seed = std::uint64_t(ps.integer("seed", 0, std::numeric_limits<long>::max(), 0));
+    if (draws.kind == SamplerKind::sobol && n > std::size_t(sobol_max_dim))
+      Node::fail(ps.at("kind"), "sobol supports at most " + std::to_string(sobol_max_dim) + " dimensions; " + std::to_string(n) +
+                                    " parameters are drawn (use box)");
+    ps.finish();
+  }
   if (root.has("initial")) {
     Node init = root.object("initial");
     read_initial(&init, st, base_dir);
   } else {
     read_initial(nullptr, st, base_dir);
   }
+  st.model->set_rule(draws, st.init.states);
 
   if (root.has("outputs")) {
     Node o = root.object("outputs");

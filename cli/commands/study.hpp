@@ -27,9 +27,9 @@ struct ValidateSpec {
   double bound = 0;                  ///< 0: the default bound (see validate)
 };
 
-/// The members' initial states, made on demand: member i's state is a pure function of i (base
-/// state i mod bases, moved by exp(ξᵢ) with ξᵢ from the sampler, rescaled to the energy level),
-/// so large ensembles are generated batch by batch.
+/// The members' initial states, made on demand: member i's state is a pure function of i (with
+/// s = i mod N₀: base state s mod bases, moved by exp(ξ_s) with ξ_s from the sampler, rescaled to
+/// member i's energy level), so large ensembles are generated batch by batch.
 struct InitialStates {
   const ModelRunner* model = nullptr;
   std::vector<std::vector<double>> base;
@@ -39,8 +39,9 @@ struct InitialStates {
   bool level = false;
   double energy = 0;
   double tolerance = 1e-10;  ///< largest defect (ModelRunner::defect) of a member's initial state
-  std::size_t count = 0;
-  std::string path;  ///< config path, for errors
+  std::size_t count = 0;     ///< members: N₀ states, times the parameter grid's points
+  std::size_t states = 1;    ///< N₀: member i starts from state i mod N₀ (MemberRule)
+  std::string path;          ///< config path, for errors
   /// States of members [i0, i0 + n) into y0 (SoA: y0[d·n + i]).
   void fill(std::size_t i0, std::size_t n, std::vector<double>& y0) const;
 };

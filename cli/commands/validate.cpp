@@ -72,6 +72,7 @@ int validate_command(const Options& opt) {
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
     s.size = std::min(batch, n - i0);
+    s.member0 = i0;
     st.init.fill(i0, s.size, s.y0);
     // Progress: the run a quarter of each batch, its reference (long double: slower) the rest.
     const auto part = [&](double from, double to) {

@@ -35,6 +35,8 @@ struct RunSpec {
   int samples = 0;
   SectionSpec section;
   std::size_t size = 0;
+  std::size_t member0 = 0;           ///< the first member's index in the whole run (its parameters)
+  std::vector<std::size_t> members;  ///< each run member's index where not member0 + k (converge)
   std::vector<double> y0;
   bool single = false;  ///< float instead of double (runs without a section)
   bool gpu = false;     ///< on the GPU (run_on_gpu) instead of the CPU

@@ -16,19 +16,36 @@ namespace lb::cli {
 inline Vec3<double> load3(const double* v) { return vec3(v[0], v[1], v[2]); }
 inline void store3(const Vec3<double>& x, double* v) { v[0] = x[0], v[1] = x[1], v[2] = x[2]; }
 
-/// A ModelInfo whose factory builds Runner<Entry> from Entry::parse(params, preset).
-template <class Entry>
-ModelInfo info(std::string summary, std::string state, std::vector<std::string> parameters, std::vector<std::string> presets) {
-  return {Entry::name,
-          std::move(summary),
-          std::move(state),
-          std::move(parameters),
-          std::move(presets),
-          [](Node* params, const std::string& preset) -> std::unique_ptr<ModelRunner> {
-            auto p = Entry::parse(params, preset);
-            if (params) params->finish();
-            return std::make_unique<Runner<Entry>>(std::move(p));
-          }};
+/// The runner of Entry for a config's "parameters" object (may be null) and preset: the base
+/// parameters (`Entry::base(preset)`), the table's numbers the config gives (fixed, or varying per
+/// member into the rule), then the preset's initial state for them (`Entry::initial`). An entry
+/// may check the object first (`Entry::check`: a structural parameter, exclusive keys).
+template <class Entry> std::unique_ptr<ModelRunner> make_runner(Node* params, const std::string& preset) {
+  using P = typename entry_parameters<Entry>::type;
+  if constexpr (requires { Entry::check(params); }) Entry::check(params);
+  P p = Entry::base(preset);
+  MemberRule rule;
+  read_params<P>(params, Entry::table(), p, rule);
+  if (params) params->finish();
+  std::vector<double> initial;
+  if constexpr (requires { Entry::initial(p, preset); }) initial = Entry::initial(p, preset);
+  return std::make_unique<Runner<Entry>>(p, std::move(initial), std::move(rule));
+}
+
+/// The table's help lines over the default parameters, and which parameters may vary per member.
+template <class Entry> std::vector<std::string> parameter_help() {
+  using P = typename entry_parameters<Entry>::type;
+  auto v = help_lines<P>(Entry::table(), Entry::base(""));
+  std::string vary;
+  for (const auto& p : Entry::table())
+    if (p.get) vary += (vary.empty() ? "" : ", ") + std::string(p.key);
+  v.push_back("vary per member (sweeps, distributions): " + vary);
+  return v;
+}
+
+/// A ModelInfo whose factory is make_runner<Entry>.
+template <class Entry> ModelInfo info(std::string summary, std::string state, std::vector<std::string> presets) {
+  return {Entry::name, std::move(summary), std::move(state), parameter_help<Entry>(), std::move(presets), make_runner<Entry>};
 }
 
 }  // namespace lb::cli

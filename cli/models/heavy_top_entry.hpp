@@ -21,18 +21,21 @@ inline const Param<HeavyTop<double>> top_params[] = {
     member<&HeavyTop<double>::gravity>("gravity", Domain::positive, "g"),
 };
 
-/// The top's parameters over the default top or the Brüls–Cardona preset; the preset also gives
-/// the initial state (Π, Γ), with Q(0) = I.
-inline Parsed<HeavyTop<double>> parse_top(Node* p, const std::string& preset) {
-  const bool bc = preset == "bruls_cardona";
-  HeavyTop<double> top = bc ? HeavyTop<double>::bruls_cardona() : default_top();
-  read_params<HeavyTop<double>>(p, top_params, top);
-  if (!bc) return {top, {}};
-  const auto y = top.bruls_cardona_initial();
-  return {top, {y.v, y.v + 6}};
-}
+/// What the heavy top's entries share: the table, the default top or the Brüls–Cardona preset, and
+/// the preset's initial state (Π, Γ) for the top's parameters, with Q(0) = I.
+struct TopEntry {
+  using parameters = HeavyTop<double>;
+  static std::span<const Param<HeavyTop<double>>> table() { return top_params; }
+  static HeavyTop<double> base(const std::string& preset) {
+    return preset == "bruls_cardona" ? HeavyTop<double>::bruls_cardona() : default_top();
+  }
+  static std::vector<double> body_initial(const HeavyTop<double>& top, const std::string& preset) {
+    if (preset != "bruls_cardona") return {};
+    const auto y = top.bruls_cardona_initial();
+    return {y.v, y.v + 6};
+  }
+};
 
-inline std::vector<std::string> top_parameters() { return help_lines<HeavyTop<double>>(top_params, default_top()); }
 inline const std::vector<std::string> top_presets = {
     "bruls_cardona: the Brüls-Cardona top of [CCLMO22 §3.4.4] (M = 15, X = (0, 1, 0), thin-disk inertia moved to "
     "the fixed point) and its initial state"};

@@ -2,6 +2,7 @@
 // projection, perturbation by the group action, energy levels), and runs in double or in long
 // double for reference solutions. Runner<Entry> implements it for any model entry (models_*.cpp).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -12,10 +13,15 @@
 #include <liebatch/sampling/energy_level.hpp>
 #include "cli/models/gpu_run.hpp"
 #include "cli/models/methods.hpp"
+#include "cli/models/parameters.hpp"
 #include "cli/config/spec.hpp"
 #include "cli/config/spec_ensemble.hpp"
 
 namespace lb::cli {
+
+/// A member index, or `base_model` for the model of the config's fixed parameters (the initial states
+/// given in the config are checked on it).
+inline constexpr std::size_t base_model = std::size_t(-1);
 
 class ModelRunner {
  public:
@@ -30,20 +36,29 @@ class ModelRunner {
   /// Distance of y from the model's manifold (e.g. | |q| − 1 |), and the nearest point on it; for
   /// a constrained system, from the consistent states (ConstrainedSystem::consistency_defect,
   /// consistent: constraints, hidden constraints and the multiplier).
-  virtual double defect(const double* y) const = 0;
-  virtual void project(double* y) const = 0;
+  /// Each takes the member whose parameters hold (MemberRule), or `base_model`.
+  virtual double defect(const double* y, std::size_t member) const = 0;
+  virtual void project(double* y, std::size_t member) const = 0;
   /// out = exp(ξ)·y: a point of the same manifold (and orbit); for a constrained system, made
   /// consistent again (the group's action moves q off Φ = 0 and v off B v = 0).
-  virtual void perturb(const double* y, const double* xi, double* out) const = 0;
+  virtual void perturb(const double* y, const double* xi, double* out, std::size_t member) const = 0;
   /// The multipliers at the end of a state (constrained systems), 0 for other models; a config may
   /// give a state without them, and complete(y) fills them in from the rest (consistent_multiplier).
   virtual int multipliers() const = 0;
-  virtual void complete(double* y) const = 0;
+  virtual void complete(double* y, std::size_t member) const = 0;
   /// A constrained system's state in parts: the numbers of q (embedded), v and λ; empty otherwise.
   virtual std::vector<int> parts() const = 0;
   /// Whether energy levels can be targeted, and y's velocities rescaled to energy E (false: unreachable).
   virtual bool has_energy_level() const = 0;
-  virtual bool energy_level(double* y, double E) const = 0;
+  virtual bool energy_level(double* y, double E, std::size_t member) const = 0;
+  /// The parameters that vary per member and how (empty: one model for all); rule().states is set
+  /// once the initial states are known (set_states).
+  virtual const MemberRule& rule() const = 0;
+  virtual void set_rule(const UnitSampler& draws, std::size_t states) = 0;
+  /// Members [i0, i0 + n)'s values of each varied parameter (all its numbers), parameter-major:
+  /// v[p][c·n + k] for component c; and the parameters' keys and sizes.
+  virtual std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n) const = 0;
+  virtual std::vector<std::pair<std::string, int>> varied_parameters() const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
   /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
@@ -63,16 +78,19 @@ std::unique_ptr<ModelRunner> make_model(Node& model);
 /// `liebatch list models`: every model with its parameters and presets.
 std::string describe_models();
 
-/// What a model entry's parse() gives: the model's parameters, and the preset's initial state
-/// (empty without one).
-template <class Model> struct Parsed {
-  Model model;
-  std::vector<double> initial;
+/// What a model entry's parameter table sets: `Entry::parameters` where it has one (the heavy top's
+/// forms share HeavyTop's), else the model in double.
+template <class Entry> struct entry_parameters { using type = typename Entry::template model<double>; };
+template <class Entry>
+requires requires { typename Entry::parameters; }
+struct entry_parameters<Entry> {
+  using type = typename Entry::parameters;
 };
 
-/// The runner of a model entry (models_*.cpp): its `name`, `model<T>` and `parse(params, preset)`
-/// returning Parsed<model<double>>. Everything else comes from the model (defect, projection,
-/// names, energy levels, cast to float and long double) and its space.
+/// The runner of a model entry (models_*.cpp): its `name`, `model<T>`, `table()` and
+/// `base(preset)`, optionally `make(parameters)` and `initial(parameters, preset)` (cli/models/
+/// entry_util.hpp). Everything else comes from the model (defect, projection, names, energy
+/// levels, cast to float and long double) and its space; a member's model from the rule.
 template <class Entry> class Runner final : public ModelRunner {
   template <class T> using M = typename Entry::template model<T>;
   static_assert(CastsTo<M<double>, float> && CastsTo<M<double>, long double>,
@@ -94,24 +112,26 @@ template <class Entry> class Runner final : public ModelRunner {
   static constexpr bool constrained = model_constrained<M<double>>();
 
  public:
-  explicit Runner(Parsed<M<double>> p) : p_(std::move(p)) {}
+  using P = typename entry_parameters<Entry>::type;
+  Runner(const P& base_parameters, std::vector<double> initial, MemberRule rule)
+      : base_(base_parameters), model_(make(base_parameters)), initial_(std::move(initial)), rule_(std::move(rule)) {}
   std::string name() const override { return Entry::name; }
   int dim() const override { return space::dim; }
   int algebra_dim() const override { return space::algebra::dim - multipliers(); }
-  std::vector<double> preset_initial() const override { return p_.initial; }
-  double defect(const double* y) const override {
-    if constexpr (constrained) return p_.model.consistency_defect(load(y));
+  std::vector<double> preset_initial() const override { return initial_; }
+  double defect(const double* y, std::size_t i) const override {
+    if constexpr (constrained) return model_of(i).consistency_defect(load(y));
     else return lb::defect<M<double>>(load(y));
   }
-  void project(double* y) const override {
-    if constexpr (constrained) store(p_.model.consistent(load(y)), y);
+  void project(double* y, std::size_t i) const override {
+    if constexpr (constrained) store(model_of(i).consistent(load(y)), y);
     else store(lb::project<M<double>>(load(y)), y);
   }
-  void perturb(const double* y, const double* xi, double* out) const override {
+  void perturb(const double* y, const double* xi, double* out, std::size_t i) const override {
     auto u = space::algebra::vec::zero();
     for (int d = 0; d < algebra_dim(); ++d) u[d] = xi[d];
     store(space::exp_act(u, load(y)), out);
-    if constexpr (constrained) project(out);
+    if constexpr (constrained) project(out, i);
   }
   int multipliers() const override {
     if constexpr (constrained) return M<double>::r;
@@ -121,22 +141,47 @@ template <class Entry> class Runner final : public ModelRunner {
     if constexpr (constrained) return {M<double>::G::embed_dim, M<double>::n, M<double>::r};
     else return {};
   }
-  void complete(double* y) const override {
+  void complete(double* y, std::size_t i) const override {
     if constexpr (constrained) {
       const auto s = M<double>::unpack(load(y));
-      store(p_.model.initial(s.q, s.v), y);
+      store(model_of(i).initial(s.q, s.v), y);
     }
   }
   bool has_energy_level() const override { return EnergyLevels<M<double>>; }
-  bool energy_level(double* y, double E) const override {
+  bool energy_level(double* y, double E, std::size_t i) const override {
     if constexpr (EnergyLevels<M<double>>) {
       point x = load(y);
-      if (!on_energy_level(p_.model, x, E)) return false;
+      if (!on_energy_level(model_of(i), x, E)) return false;
       store(x, y);
       return true;
     } else {
       return false;
     }
+  }
+  const MemberRule& rule() const override { return rule_; }
+  void set_rule(const UnitSampler& draws, std::size_t states) override {
+    rule_.sampler = draws;
+    rule_.sampler.dim = std::max(1, int(rule_.draws.size()));
+    rule_.states = states;
+  }
+  std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n) const override {
+    std::vector<std::vector<double>> v;
+    std::vector<double> x;
+    for (int k : varied()) {
+      const auto& p = Entry::table()[std::size_t(k)];
+      v.emplace_back(std::size_t(p.size) * n);
+      x.resize(std::size_t(p.size));
+      for (std::size_t i = 0; i < n; ++i) {
+        p.get(with_member<P>(base_, Entry::table(), rule_, i0 + i), x.data());
+        for (int c = 0; c < p.size; ++c) v.back()[std::size_t(c) * n + i] = x[std::size_t(c)];
+      }
+    }
+    return v;
+  }
+  std::vector<std::pair<std::string, int>> varied_parameters() const override {
+    std::vector<std::pair<std::string, int>> v;
+    for (int k : varied()) v.emplace_back(Entry::table()[std::size_t(k)].key, Entry::table()[std::size_t(k)].size);
+    return v;
   }
   std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
   std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
@@ -157,7 +202,28 @@ template <class Entry> class Runner final : public ModelRunner {
   RunResult run_extended(const RunSpec& s) const override { return run_as<long double>(s, false); }
 
  private:
-  Parsed<M<double>> p_;
+  P base_;                       ///< the config's fixed parameters
+  M<double> model_;              ///< the model they make
+  std::vector<double> initial_;  ///< the preset's state, or empty
+  MemberRule rule_;
+
+  static M<double> make(const P& p) {
+    if constexpr (requires { Entry::make(p); }) return Entry::make(p);
+    else return p;
+  }
+  /// Member i's model (the base model when nothing varies).
+  M<double> model_of(std::size_t i) const {
+    return i == base_model || !rule_.varies() ? model_ : make(with_member<P>(base_, Entry::table(), rule_, i));
+  }
+  /// The table's indices of the varied parameters, in its order.
+  std::vector<int> varied() const {
+    std::vector<int> v;
+    for (const auto* list : {&rule_.sweeps, &rule_.draws})
+      for (const auto& x : *list) v.push_back(x.param);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  }
 
   static point load(const double* y) {
     point x;
@@ -169,7 +235,12 @@ template <class Entry> class Runner final : public ModelRunner {
   }
 
   template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
-    const Ensemble<M<T>> e = ensemble_of(p_.model.template cast<T>(), s);
+    Ensemble<M<T>> e = ensemble_of(model_.template cast<T>(), s);
+    if (rule_.varies()) {
+      e.model.v.clear();
+      for (std::size_t k = 0; k < s.size; ++k)
+        e.model.v.push_back(model_of(s.members.empty() ? s.member0 + k : s.members[k]).template cast<T>());
+    }
     const RunOptions o = options_of(s);
     RunResult r;
     r.state_names = state_names();

@@ -11,20 +11,21 @@
 namespace lb::cli {
 namespace {
 
-struct HeavyTopEntry {
+struct HeavyTopEntry : TopEntry {
   static constexpr const char* name = "heavy_top";
   template <class T> using model = HeavyTop<T>;
-  static Parsed<HeavyTop<double>> parse(Node* p, const std::string& preset) { return parse_top(p, preset); }
+  static std::vector<double> initial(const HeavyTop<double>& top, const std::string& preset) { return body_initial(top, preset); }
 };
 
-struct HeavyTopSpatialEntry {
+struct HeavyTopSpatialEntry : TopEntry {
   static constexpr const char* name = "heavy_top_spatial";
   template <class T> using model = HeavyTopSpatial<T>;
-  static Parsed<HeavyTopSpatial<double>> parse(Node* p, const std::string& preset) {
-    auto [top, y] = parse_top(p, preset);
-    if (y.empty()) return {{top}, {}};
+  static HeavyTopSpatial<double> make(const HeavyTop<double>& top) { return {top}; }
+  static std::vector<double> initial(const HeavyTop<double>& top, const std::string& preset) {
+    const auto y = body_initial(top, preset);
+    if (y.empty()) return {};
     const auto x = HeavyTopSpatial<double>::from_body(Mat3<double>::identity(), vec3(y[0], y[1], y[2]));
-    return {{top}, {x.v, x.v + 12}};
+    return {x.v, x.v + 12};
   }
 };
 
@@ -33,7 +34,7 @@ template <int num, int den> inline constexpr bool is_slgi<SLGI<num, den>> = true
 
 /// The Kaluza–Klein form ([CCLMO22 §3.4.3]) exists for SLGIKK: it takes the SLGI methods only, and
 /// the build compiles no other method for it (heavy_top and heavy_top_spatial serve them).
-struct HeavyTopQuadraticEntry {
+struct HeavyTopQuadraticEntry : TopEntry {
   static constexpr const char* name = "heavy_top_quadratic";
   template <class T> using model = HeavyTopQuadratic<T>;
   template <class Method> static constexpr bool takes = is_slgi<Method>;
@@ -43,28 +44,26 @@ struct HeavyTopQuadraticEntry {
   }
   static constexpr bool gpu = false;
   static std::string gpu_note() { return "SLGIKK runs on the CPU only"; }
-  static Parsed<HeavyTopQuadratic<double>> parse(Node* p, const std::string& preset) {
-    auto [top, y] = parse_top(p, preset);
-    const HeavyTopQuadratic<double> m{top};
-    if (y.empty()) return {m, {}};
-    const auto x = m.from_body(Mat3<double>::identity(), vec3(y[0], y[1], y[2]));
-    return {m, {x.v, x.v + 18}};
+  static HeavyTopQuadratic<double> make(const HeavyTop<double>& top) { return {top}; }
+  static std::vector<double> initial(const HeavyTop<double>& top, const std::string& preset) {
+    const auto y = body_initial(top, preset);
+    if (y.empty()) return {};
+    const auto x = make(top).from_body(Mat3<double>::identity(), vec3(y[0], y[1], y[2]));
+    return {x.v, x.v + 18};
   }
 };
 
 }  // namespace
 
 void add_heavy_top_models(std::vector<ModelInfo>& v) {
-  const auto params = top_parameters();
   const auto& presets = top_presets;
   v.push_back(info<HeavyTopEntry>("heavy top, Lie-Poisson equations on se*(3) ([CCLMO22] eqs 23-24)",
-                                  "Pi (3): body angular momentum, Gamma (3): gravity direction in the body (|Gamma| = 1)", params,
-                                  presets));
+                                  "Pi (3): body angular momentum, Gamma (3): gravity direction in the body (|Gamma| = 1)", presets));
   v.push_back(info<HeavyTopSpatialEntry>("heavy top on T*SO(3) in the spatial momentum ([CCLMO22] eqs 21-22)",
-                                         "Q (9, row-major attitude), pi (3): spatial angular momentum", params, presets));
+                                         "Q (9, row-major attitude), pi (3): spatial angular momentum", presets));
   v.push_back(info<HeavyTopQuadraticEntry>(
       "heavy top in Kaluza-Klein form on T*(SO(3) x R^3), for SLGIKK (slgi0, slgi_half, slgi1; [CCLMO22] §3.4.3)",
-      "Q (9, row-major attitude), pi (3): spatial angular momentum, p (3) = -M g X (constant), q (3): its conjugate", params, presets));
+      "Q (9, row-major attitude), pi (3): spatial angular momentum, p (3) = -M g X (constant), q (3): its conjugate", presets));
 }
 
 }  // namespace lb::cli

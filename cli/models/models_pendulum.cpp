@@ -22,7 +22,7 @@ std::string chain_list() {
 
 /// N first, then the table's parameters as a chain of two links shows them.
 std::vector<std::string> parameters() {
-  auto v = help_lines<PendulumChain<double, 2>>(PendulumEntry<2>::params, PendulumEntry<2>::default_chain());
+  auto v = parameter_help<PendulumEntry<2>>();
   v.insert(v.begin(), "N: links, one of " + chain_list() + " (required; other lengths with the CMake list LIEBATCH_CLI_CHAINS)");
   return v;
 }
@@ -37,6 +37,9 @@ void add_pendulum_models(std::vector<ModelInfo>& v) {
                {"paper: every link at (q, w) = (sqrt(2)/2, 0, sqrt(2)/2, 0, 1, 0) ([CCLMO22 §5.3])"},
                [](Node* params, const std::string& preset) -> std::unique_ptr<ModelRunner> {
                  if (!params) Node::fail("/model/parameters", "missing (required: N)");
+                 if (params->has("N") && !params->raw("N").is_number())
+                   Node::fail(params->at("N"),
+                              "expected an integer: N is structural (each length a compiled chain), so it cannot vary per member");
                  const int n = int(params->integer("N", 1, 1000));
                  switch (n) {
 #define LB_CLI_CHAIN_CASE(k) \

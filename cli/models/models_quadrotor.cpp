@@ -47,12 +47,11 @@ const Param<Quadrotor> quadrotor_params[] = {
 struct QuadrotorEntry {
   static constexpr const char* name = "quadrotor_load";
   template <class T> using model = QuadrotorLoad<T, LoadTransport<T, ParabolicPath<T>>>;
-  /// Over the paper's system, controller and initial state.
-  static Parsed<Quadrotor> parse(Node* p, const std::string&) {
-    Quadrotor r = paper_quadrotor();
-    read_params<Quadrotor>(p, quadrotor_params, r);
+  static std::span<const Param<Quadrotor>> table() { return quadrotor_params; }
+  static Quadrotor base(const std::string&) { return paper_quadrotor(); }
+  static std::vector<double> initial(const Quadrotor&, const std::string&) {
     const auto y = QuadrotorLoadState<double>::paper_initial();
-    return {r, {y.v, y.v + 42}};
+    return {y.v, y.v + 42};
   }
 };
 
@@ -65,11 +64,8 @@ const Param<Lorenz<double>> lorenz_params[] = {
 struct LorenzEntry {
   static constexpr const char* name = "lorenz";
   template <class T> using model = Lorenz<T>;
-  static Parsed<Lorenz<double>> parse(Node* p, const std::string&) {
-    Lorenz<double> m;
-    read_params<Lorenz<double>>(p, lorenz_params, m);
-    return {m, {}};
-  }
+  static std::span<const Param<Lorenz<double>>> table() { return lorenz_params; }
+  static Lorenz<double> base(const std::string&) { return {}; }
 };
 
 }  // namespace
@@ -79,13 +75,11 @@ void add_quadrotor_models(std::vector<ModelInfo>& v) {
       info<QuadrotorEntry>("two quadrotors carrying a point load on R^6 x (SO(3) x so(3))^2 x (TS2)^2 under the Lee-Sreenath-Kumar "
                            "load-transport controller ([CCLMO22 §6], [LSK13]); e3 points down",
                            "y (3), v (3), R1 (9), Omega1 (3), R2 (9), Omega2 (3), q1 (3), w1 (3), q2 (3), w2 (3)",
-                           help_lines<Quadrotor>(quadrotor_params, paper_quadrotor()),
                            {"paper: the experiment of [CCLMO22 §6.2] (its authors' parameters and initial state; also the default)"}));
 }
 
 void add_lorenz_models(std::vector<ModelInfo>& v) {
-  v.push_back(info<LorenzEntry>("the Lorenz system on R^3 under translation (classical RK through the same engine)", "(x, y, z)",
-                                help_lines<Lorenz<double>>(lorenz_params, {}), {}));
+  v.push_back(info<LorenzEntry>("the Lorenz system on R^3 under translation (classical RK through the same engine)", "(x, y, z)", {}));
 }
 
 }  // namespace lb::cli

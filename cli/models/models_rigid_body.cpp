@@ -6,36 +6,34 @@
 namespace lb::cli {
 namespace {
 
-const FreeRigidBody<double> default_body{vec3(2.0, 1.0, 2.0 / 3)};
 const Param<FreeRigidBody<double>> body_params[] = {
     member<&FreeRigidBody<double>::inertia>("inertia", Domain::positive, "[I1, I2, I3] principal moments of inertia")};
 
-FreeRigidBody<double> parse_body(Node* p) {
-  FreeRigidBody<double> m = default_body;
-  read_params<FreeRigidBody<double>>(p, body_params, m);
-  return m;
-}
-
-struct FreeRigidBodyEntry {
-  static constexpr const char* name = "free_rigid_body";
-  template <class T> using model = FreeRigidBody<T>;
-  static Parsed<FreeRigidBody<double>> parse(Node* p, const std::string&) { return {parse_body(p), {}}; }
+/// The table and the default body of both entries.
+struct BodyEntry {
+  using parameters = FreeRigidBody<double>;
+  static std::span<const Param<FreeRigidBody<double>>> table() { return body_params; }
+  static FreeRigidBody<double> base(const std::string&) { return {vec3(2.0, 1.0, 2.0 / 3)}; }
 };
 
-struct RigidBodyAttitudeEntry {
+struct FreeRigidBodyEntry : BodyEntry {
+  static constexpr const char* name = "free_rigid_body";
+  template <class T> using model = FreeRigidBody<T>;
+};
+
+struct RigidBodyAttitudeEntry : BodyEntry {
   static constexpr const char* name = "rigid_body_attitude";
   template <class T> using model = RigidBodyAttitude<T>;
-  static Parsed<RigidBodyAttitude<double>> parse(Node* p, const std::string&) { return {{parse_body(p)}, {}}; }
+  static RigidBodyAttitude<double> make(const FreeRigidBody<double>& b) { return {b}; }
 };
 
 }  // namespace
 
 void add_rigid_body_models(std::vector<ModelInfo>& v) {
-  const auto inertia = help_lines<FreeRigidBody<double>>(body_params, default_body);
   v.push_back(info<FreeRigidBodyEntry>("free rigid body, mu' = mu x I^-1 mu, on so*(3) under the coadjoint action",
-                                       "mu (3): body angular momentum", inertia, {}));
+                                       "mu (3): body angular momentum", {}));
   v.push_back(info<RigidBodyAttitudeEntry>("free rigid body with attitude on SO(3) x so*(3)",
-                                           "Q (9, row-major rotation), Pi (3): body angular momentum", inertia, {}));
+                                           "Q (9, row-major rotation), Pi (3): body angular momentum", {}));
 }
 
 }  // namespace lb::cli

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/config/config_node.hpp"
+#include "cli/models/member_parameters.hpp"
 
 namespace lb::cli {
 
@@ -73,18 +74,47 @@ template <class M> std::vector<std::string> help_lines(std::span<const Param<M>>
 }
 
 /// Sets on m every parameter of the table that the object `node` (may be null) gives; a number
-/// outside its domain is refused, naming its path and value.
-template <class M> void read_params(Node* node, std::span<const Param<M>> table, M& m) {
+/// outside its domain is refused, naming its path and value. A number given as a sweep or a
+/// distribution (member_parameters.hpp) goes into `rule` instead, in the table's order.
+template <class M> void read_params(Node* node, std::span<const Param<M>> table, M& m, MemberRule& rule) {
   if (!node) return;
-  for (const auto& p : table) {
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    const Param<M>& p = table[k];
     if (!node->has(p.key)) continue;
-    const std::vector<double> v = p.size == 1 ? std::vector<double>{node->number(p.key)} : node->numbers(p.key, std::size_t(p.size));
-    if (p.domain == Domain::positive)
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (!(v[i] > 0))
-          Node::fail(node->at(p.key) + (p.size == 1 ? "" : "/" + std::to_string(i)), "expected a number > 0", nlohmann::json(v[i]));
+    const nlohmann::json& j = node->raw(p.key);
+    const std::string at = node->at(p.key);
+    if (p.size > 1 && (!j.is_array() || j.size() != std::size_t(p.size)))
+      Node::fail(at, "expected an array of " + std::to_string(p.size) + " entries, each a number or a variation", j);
+    std::vector<double> v(std::size_t(p.size));
+    if (p.get) p.get(m, v.data());
+    for (int c = 0; c < p.size; ++c) {
+      const auto var = read_variation(p.size == 1 ? j : j[std::size_t(c)], p.size == 1 ? at : at + "/" + std::to_string(c),
+                                      p.domain == Domain::positive, v[std::size_t(c)]);
+      if (!var) continue;
+      if (!p.get) Node::fail(at, "cannot vary per member (it is another form of a parameter that can)");
+      Variation x = *var;
+      x.param = int(k);
+      x.component = c;
+      x.name = p.size == 1 ? std::string(p.key) : std::string(p.key) + "[" + std::to_string(c) + "]";
+      (x.kind == Variation::sweep ? rule.sweeps : rule.draws).push_back(std::move(x));
+    }
     p.set(m, v.data());
   }
+}
+
+/// m with member i's numbers of `rule` (MemberRule::member) set.
+template <class M> M with_member(M m, std::span<const Param<M>> table, const MemberRule& rule, std::size_t i) {
+  const std::vector<double> x = rule.member(i);
+  std::size_t at = 0;
+  for (const auto* list : {&rule.sweeps, &rule.draws})
+    for (const Variation& var : *list) {
+      const Param<M>& p = table[std::size_t(var.param)];
+      std::vector<double> v(std::size_t(p.size));
+      p.get(m, v.data());
+      v[std::size_t(var.component)] = x[at++];
+      p.set(m, v.data());
+    }
+  return m;
 }
 
 }  // namespace lb::cli

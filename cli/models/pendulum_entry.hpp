@@ -36,28 +36,28 @@ template <int N> struct PendulumEntry {
        [](Chain& c, const double* v) { std::fill_n(c.length, N, *v / N); }},
       member<&Chain::gravity>("gravity", Domain::positive, "g along -z"),
   };
-  /// The defaults with the parameters given; the preset "paper" also gives the initial state of
-  /// [CCLMO22 §5.3], every link at (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0).
-  static Parsed<Chain> parse(Node* p, const std::string& preset) {
-    if (p) p->integer("N", 1, 1000);  // read by the registry; consumed here
-    if (p && p->has("total_length") && p->has("lengths"))
-      Node::fail(p->at("total_length"), "give either 'lengths' or 'total_length', not both");
-    Parsed<Chain> r{default_chain(), {}};
-    read_params<Chain>(p, params, r.model);
-    if (preset == "paper") {
-      const double s = std::sqrt(2.0) / 2;
-      for (int i = 0; i < N; ++i) r.initial.insert(r.initial.end(), {s, 0, s, 0, 1, 0});
-    }
-    return r;
+  static std::span<const Param<Chain>> table() { return params; }
+  static Chain base(const std::string&) { return default_chain(); }
+  /// N is read by the registry (a structural parameter: one compiled chain each) and consumed here.
+  static void check(Node* p) {
+    if (!p) return;
+    p->integer("N", 1, 1000);
+    if (p->has("total_length") && p->has("lengths")) Node::fail(p->at("total_length"), "give either 'lengths' or 'total_length', not both");
+  }
+  /// The preset "paper": every link at (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0) ([CCLMO22 §5.3]).
+  static std::vector<double> initial(const Chain&, const std::string& preset) {
+    std::vector<double> y;
+    const double s = std::sqrt(2.0) / 2;
+    if (preset == "paper")
+      for (int i = 0; i < N; ++i) y.insert(y.end(), {s, 0, s, 0, 1, 0});
+    return y;
   }
 };
 
 /// The runner for the chain of N links; instantiated for each N of LIEBATCH_CLI_CHAINS in a unit of
 /// its own (models_pendulum_N.cpp, generated).
 template <int N> std::unique_ptr<ModelRunner> make_pendulum(Node* params, const std::string& preset) {
-  auto p = PendulumEntry<N>::parse(params, preset);
-  if (params) params->finish();
-  return std::make_unique<Runner<PendulumEntry<N>>>(std::move(p));
+  return make_runner<PendulumEntry<N>>(params, preset);
 }
 
 }  // namespace lb::cli

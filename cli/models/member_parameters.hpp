@@ -1,0 +1,54 @@
+// Per-member model parameters: any number of a model's parameter table may be a sweep (values,
+// linspace, logspace) or a distribution (uniform, normal, lognormal). Sweeps form a grid of G
+// points, the product in the order of the model's table (`liebatch list models`), the first
+// slowest; with N₀ initial states the members are G·N₀, member i = g·N₀ + k taking grid point g and
+// initial state k. Distributions are drawn per member through the inverse CDF of a UnitSampler
+// point (box: Philox; or Sobol'), a pure function of (seed, member, draw), so every batch, and
+// later every rank, makes its own members, identical on the CPU and the GPU.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <liebatch/sampling/unit_sampler.hpp>
+
+namespace lb::cli {
+
+/// How one number of a parameter varies over the members.
+struct Variation {
+  enum Kind { sweep, uniform, normal, lognormal } kind = sweep;
+  std::vector<double> points;  ///< a sweep's values (linspace and logspace are expanded)
+  double a = 0, b = 0;         ///< uniform: [a, b]; normal: mean, standard deviation; lognormal: those of ln x
+  int param = 0, component = 0;  ///< the number it sets: the table's parameter, and the index within it
+  bool positive = false;         ///< the parameter's domain: > 0 (else any finite number)
+  std::string name;              ///< "mass", "com[1]": for messages
+  std::string form;              ///< as given, e.g. "linspace(0, 21, 4096)"
+  /// The draw at u ∈ [0, 1): the inverse CDF at the middle of u's cell, so never ±∞.
+  double quantile(double u) const;
+};
+
+/// A parameter number as the config gives it: a number (written to `x`, nothing returned) or an
+/// object with one key, {"values": [...]}, {"linspace": [a, b, n]}, {"logspace": [a, b, n]}
+/// (10^a … 10^b, as numpy's), {"uniform": [a, b]}, {"normal": [mean, sd]} or {"lognormal": [mean,
+/// sd] of ln x}. A sweep's value outside the domain is refused, naming the path and the value.
+std::optional<Variation> read_variation(const nlohmann::json& v, const std::string& path, bool positive, double& x);
+
+/// Every variation of a model's parameters, and which members take which values.
+struct MemberRule {
+  std::vector<Variation> sweeps, draws;  ///< sweeps in the table's order: the grid's axes, first slowest
+  UnitSampler sampler;                   ///< of the draws: box (default) or sobol, one dimension per draw
+  std::size_t states = 1;                ///< N₀: member i takes initial state i mod N₀ and grid point i / N₀
+  bool varies() const { return !sweeps.empty() || !draws.empty(); }
+  /// G, the grid's points (1 without sweeps).
+  std::size_t grid() const;
+  /// Member i's numbers, sweeps first, then draws. A draw outside its domain is drawn again (box:
+  /// up to 1000 draws) or refused (ConfigError naming the member, the parameter and the value).
+  std::vector<double> member(std::size_t i) const;
+  /// "rho: linspace(0, 21, 4096); mass: normal(15, 0.15), box seed 3": recorded in the output.
+  std::string describe() const;
+};
+
+}  // namespace lb::cli
