@@ -393,6 +393,10 @@ TEST(Cli, ParametersVaryPerMemberAsSweepsAndDistributions) {
       "parameters": {"N": {"values": [1, 2]}}}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.01}})") +
                           " -o " + s.path("bad6.h5")),
           "bad6", "/model/parameters/N: expected an integer: N is structural");
+  refused(liebatch(s, "run " + s.file("bad7.json", R"({"model": {"name": "heavy_top_quadratic", "preset": "bruls_cardona",
+      "parameters": {"mass": {"values": [14, 15]}}}, "method": "slgi_half", "time": {"t1": 0.1}, "step": {"h": 0.01}})") +
+                          " -o " + s.path("bad7.h5")),
+          "bad7", "/model/parameters/mass: cannot vary per member: p = -M g X is part of heavy_top_quadratic's state");
 }
 
 /// Largest |a − b| / max(1, |b|) over equal-length vectors (inf on a length mismatch or NaN).

@@ -16,6 +16,17 @@ namespace lb::cli {
 inline Vec3<double> load3(const double* v) { return vec3(v[0], v[1], v[2]); }
 inline void store3(const Vec3<double>& x, double* v) { v[0] = x[0], v[1] = x[1], v[2] = x[2]; }
 
+/// Whether parameter `key` may vary per member: every one with a value of its own, unless the entry
+/// narrows them (`static bool varies(key)` with `fixed_note()`: a parameter its state depends on).
+template <class Entry> bool may_vary(const std::string& key) {
+  if constexpr (requires { Entry::varies(key); }) return Entry::varies(key);
+  else return true;
+}
+template <class Entry> std::string fixed_note() {
+  if constexpr (requires { Entry::fixed_note(); }) return Entry::fixed_note();
+  else return "";
+}
+
 /// The runner of Entry for a config's "parameters" object (may be null) and preset: the base
 /// parameters (`Entry::base(preset)`), the table's numbers the config gives (fixed, or varying per
 /// member into the rule), then the preset's initial state for them (`Entry::initial`). An entry
@@ -26,6 +37,10 @@ template <class Entry> std::unique_ptr<ModelRunner> make_runner(Node* params, co
   P p = Entry::base(preset);
   MemberRule rule;
   read_params<P>(params, Entry::table(), p, rule);
+  for (const auto* list : {&rule.sweeps, &rule.draws})
+    for (const auto& v : *list)
+      if (!may_vary<Entry>(Entry::table()[std::size_t(v.param)].key))
+        Node::fail(params->at(Entry::table()[std::size_t(v.param)].key), "cannot vary per member: " + fixed_note<Entry>());
   if (params) params->finish();
   std::vector<double> initial;
   if constexpr (requires { Entry::initial(p, preset); }) initial = Entry::initial(p, preset);
@@ -38,7 +53,7 @@ template <class Entry> std::vector<std::string> parameter_help() {
   auto v = help_lines<P>(Entry::table(), Entry::base(""));
   std::string vary;
   for (const auto& p : Entry::table())
-    if (p.get) vary += (vary.empty() ? "" : ", ") + std::string(p.key);
+    if (p.get && may_vary<Entry>(p.key)) vary += (vary.empty() ? "" : ", ") + std::string(p.key);
   v.push_back("vary per member (sweeps, distributions): " + vary);
   return v;
 }

@@ -44,6 +44,9 @@ struct HeavyTopQuadraticEntry : TopEntry {
   }
   static constexpr bool gpu = false;
   static std::string gpu_note() { return "SLGIKK runs on the CPU only"; }
+  /// p = −M g X is part of its state: a member's mass, centre of mass or gravity would disagree with it.
+  static bool varies(const std::string& key) { return key == "inertia"; }
+  static std::string fixed_note() { return "p = -M g X is part of heavy_top_quadratic's state (vary it in heavy_top_spatial)"; }
   static HeavyTopQuadratic<double> make(const HeavyTop<double>& top) { return {top}; }
   static std::vector<double> initial(const HeavyTop<double>& top, const std::string& preset) {
     const auto y = body_initial(top, preset);
