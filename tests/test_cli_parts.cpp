@@ -234,7 +234,15 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
   EXPECT_EQ(r.describe(), "mass: values(3); inertia[1]: linspace(1, 2, 5)");
 
   // logspace as numpy's: 10^a ... 10^b.
-  EXPECT_EQ(rule_of(R"({"shift": {"logspace": [-1, 1, 3]}})", 1).first.sweeps[0].points, (std::vector<double>{0.1, 1, 10}));
+  const auto log = rule_of(R"({"shift": {"logspace": [-1, 1, 3]}})", 1).first.sweeps[0];
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ((std::vector<double>{log.point(0), log.point(1), log.point(2)}), (std::vector<double>{0.1, 1, 10}));
+  // A sweep of 2^40 points is its ends and its count: nothing of its size is stored (the grid's
+  // product with the states is checked against the member limit by the config reader).
+  const auto huge = rule_of(R"({"mass": {"linspace": [1, 2, 1099511627776]}})", 1).first;
+  EXPECT_EQ(huge.grid(), std::size_t(1) << 40);
+  EXPECT_TRUE(huge.sweeps[0].points.empty());
+  EXPECT_EQ(huge.member((std::size_t(1) << 40) - 1)[0], 2.0);
 
   // Draws: a pure function of the member, within their distribution's range; normal's mean and
   // spread measured over 20000 members (Philox), and lognormal's median.
@@ -287,6 +295,8 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
   };
   EXPECT_EQ(refusal(R"({"mass": {"linspace": [0, 1, 3]}})"),
             "config /model/parameters/mass/linspace: point 0 is 0; the parameter takes a number > 0");
+  EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, -1, 3]}})"),
+            "config /model/parameters/mass/linspace: point 2 is -1; the parameter takes a number > 0");
   EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, 2, 0]}})"),
             "config /model/parameters/mass/linspace/2: expected a point count, an integer in [1, 2^40], got 0");
   EXPECT_EQ(refusal(R"({"mass": {"gamma": [1, 2]}})"),

@@ -172,7 +172,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   if (n && n->has("ensemble")) {
     ensemble = true;
     Node e = n->object("ensemble");
-    count = std::size_t(e.integer("count", 1, 1L << 40));
+    count = std::size_t(e.integer("count", 1, max_members));
     const std::string kind = e.choice("sampler", {"box", "sobol", "grid"}, "box");
     us.kind = kind == "box" ? SamplerKind::box : kind == "sobol" ? SamplerKind::sobol : SamplerKind::grid;
     us.dim = m.algebra_dim();
@@ -210,7 +210,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   const MemberRule& rule = m.rule();
   std::size_t states = count;
   if (rule.varies()) {
-    if (double(rule.grid()) * double(count) > double(1L << 40))
+    if (double(rule.grid()) * double(count) > double(max_members))
       Node::fail("/model/parameters", "the sweeps' grid of " + std::to_string(rule.grid()) + " points times " + std::to_string(count) +
                                           " initial states is more than 2^40 members");
     count *= rule.grid();

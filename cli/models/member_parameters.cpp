@@ -21,6 +21,12 @@ constexpr std::uint32_t max_draws = 1000;
 
 }  // namespace
 
+double Variation::point(std::size_t j) const {
+  if (!points.empty()) return points[j];
+  const double e = count == 1 ? a : a + (b - a) * double(j) / double(count - 1);
+  return log ? std::pow(10.0, e) : e;
+}
+
 double Variation::quantile(double u) const {
   const double v = (std::floor(u * 0x1p53) + 0.5) * 0x1p-53;  // in (0, 1): the normal's tails stay finite
   switch (kind) {
@@ -33,11 +39,12 @@ double Variation::quantile(double u) const {
 }
 
 std::optional<Variation> read_variation(const nlohmann::json& v, const std::string& path, bool positive, double& x) {
-  const auto domain_ok = [&](double y) { return std::isfinite(y) && (!positive || y > 0); };
+  Variation r;
+  r.positive = positive;
   const char* domain = positive ? "a number > 0" : "a finite number";
   if (v.is_number()) {
     x = v.get<double>();
-    if (!domain_ok(x)) Node::fail(path, std::string("expected ") + domain, v);
+    if (!r.admits(x)) Node::fail(path, std::string("expected ") + domain, v);
     return std::nullopt;
   }
   static const char* kinds = "a number or an object with one of values, linspace, logspace, uniform, normal, lognormal";
@@ -47,35 +54,35 @@ std::optional<Variation> read_variation(const nlohmann::json& v, const std::stri
   const auto numbers = [&](std::size_t n) {
     if (!args.is_array() || (n > 0 && args.size() != n))
       Node::fail(at, n > 0 ? "expected an array of " + std::to_string(n) + " numbers" : "expected a non-empty array of numbers", args);
-    std::vector<double> r;
+    std::vector<double> xs;
     for (std::size_t k = 0; k < args.size(); ++k) {
       if (!args[k].is_number() || !std::isfinite(args[k].get<double>()))
         Node::fail(at + "/" + std::to_string(k), "expected a finite number", args[k]);
-      r.push_back(args[k].get<double>());
+      xs.push_back(args[k].get<double>());
     }
-    if (r.empty()) Node::fail(at, "expected a non-empty array of numbers", args);
-    return r;
+    if (xs.empty()) Node::fail(at, "expected a non-empty array of numbers", args);
+    return xs;
   };
-  Variation r;
-  r.positive = positive;
   if (key == "values" || key == "linspace" || key == "logspace") {
     if (key == "values") {
       r.points = numbers(0);
       r.form = "values(" + std::to_string(r.points.size()) + ")";
     } else {
       const auto p = numbers(3);
-      if (!args[2].is_number_integer() || p[2] < 1 || p[2] > double(1L << 40))
+      if (!args[2].is_number_integer() || p[2] < 1 || p[2] > double(max_members))
         Node::fail(at + "/2", "expected a point count, an integer in [1, 2^40]", args[2]);
-      const long n = long(p[2]);
-      for (long j = 0; j < n; ++j) {
-        const double e = n == 1 ? p[0] : p[0] + (p[1] - p[0]) * double(j) / double(n - 1);
-        r.points.push_back(key == "linspace" ? e : std::pow(10.0, e));
-      }
-      r.form = key + "(" + num(p[0]) + ", " + num(p[1]) + ", " + std::to_string(n) + ")";
+      r.a = p[0];
+      r.b = p[1];
+      r.count = std::size_t(p[2]);
+      r.log = key == "logspace";
+      r.form = key + "(" + num(p[0]) + ", " + num(p[1]) + ", " + std::to_string(r.count) + ")";
     }
-    for (std::size_t j = 0; j < r.points.size(); ++j)
-      if (!domain_ok(r.points[j]))
-        Node::fail(at, "point " + std::to_string(j) + " is " + num(r.points[j]) + "; the parameter takes " + domain);
+    // Listed values one by one; a linspace or logspace is monotone, so its ends decide (nothing of
+    // its size is ever stored).
+    const std::size_t n = r.size();
+    for (std::size_t j = 0; j < n; j = r.points.empty() && j + 1 < n ? n - 1 : j + 1)
+      if (!r.admits(r.point(j)))
+        Node::fail(at, "point " + std::to_string(j) + " is " + num(r.point(j)) + "; the parameter takes " + domain);
     return r;
   }
   const auto p = numbers(2);
@@ -97,7 +104,7 @@ std::optional<Variation> read_variation(const nlohmann::json& v, const std::stri
 
 std::size_t MemberRule::grid() const {
   std::size_t g = 1;
-  for (const auto& s : sweeps) g *= s.points.size();
+  for (const auto& s : sweeps) g *= s.size();
   return g;
 }
 
@@ -106,8 +113,8 @@ std::vector<double> MemberRule::member(std::size_t i) const {
   std::size_t g = i / states;  // the grid point: the last axis fastest
   v.resize(sweeps.size());
   for (std::size_t s = sweeps.size(); s-- > 0;) {
-    const std::size_t n = sweeps[s].points.size();
-    v[s] = sweeps[s].points[g % n];
+    const std::size_t n = sweeps[s].size();
+    v[s] = sweeps[s].point(g % n);
     g /= n;
   }
   const std::uint32_t attempts = sampler.kind == SamplerKind::box ? max_draws : 1;
@@ -116,7 +123,7 @@ std::vector<double> MemberRule::member(std::size_t i) const {
     std::size_t bad = d.size();
     for (std::size_t j = 0; j < draws.size(); ++j) {
       d[j] = draws[j].quantile(sampler(i, int(j), a));
-      if (bad == d.size() && !(std::isfinite(d[j]) && (!draws[j].positive || d[j] > 0))) bad = j;
+      if (bad == d.size() && !draws[j].admits(d[j])) bad = j;
     }
     if (bad == d.size()) {
       v.insert(v.end(), d.begin(), d.end());

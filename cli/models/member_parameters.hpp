@@ -6,6 +6,7 @@
 // point (box: Philox; or Sobol'), a pure function of (seed, member, draw), so every batch, and
 // later every rank, makes its own members, identical on the CPU and the GPU.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -17,17 +18,28 @@
 
 namespace lb::cli {
 
+/// The most members a config may ask for: initial states, and their product with a sweep's grid.
+inline constexpr long max_members = 1L << 40;
+
 /// How one number of a parameter varies over the members.
 struct Variation {
   enum Kind { sweep, uniform, normal, lognormal } kind = sweep;
-  std::vector<double> points;  ///< a sweep's values (linspace and logspace are expanded)
-  double a = 0, b = 0;         ///< uniform: [a, b]; normal: mean, standard deviation; lognormal: those of ln x
+  std::vector<double> points;    ///< a sweep's listed values; empty for linspace and logspace (made by point())
+  double a = 0, b = 0;           ///< linspace: ends; logspace: their exponents; uniform: [a, b]; normal: mean,
+                                 ///< standard deviation; lognormal: those of ln x
+  std::size_t count = 0;         ///< linspace, logspace: points
+  bool log = false;              ///< logspace
   int param = 0, component = 0;  ///< the number it sets: the table's parameter, and the index within it
   bool positive = false;         ///< the parameter's domain: > 0 (else any finite number)
   std::string name;              ///< "mass", "com[1]": for messages
   std::string form;              ///< as given, e.g. "linspace(0, 21, 4096)"
+  /// A sweep's points, and point j: listed, or a + (b − a)·j/(n − 1) (10 to that for logspace).
+  std::size_t size() const { return points.empty() ? count : points.size(); }
+  double point(std::size_t j) const;
   /// The draw at u ∈ [0, 1): the inverse CDF at the middle of u's cell, so never ±∞.
   double quantile(double u) const;
+  /// Whether the parameter takes x: finite, and > 0 where it must be.
+  bool admits(double x) const { return std::isfinite(x) && (!positive || x > 0); }
 };
 
 /// A parameter number as the config gives it: a number (written to `x`, nothing returned) or an

@@ -165,15 +165,17 @@ template <class Entry> class Runner final : public ModelRunner {
     rule_.states = states;
   }
   std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n) const override {
+    const std::vector<int> keys = varied();
     std::vector<std::vector<double>> v;
+    for (int k : keys) v.emplace_back(std::size_t(Entry::table()[std::size_t(k)].size) * n);
     std::vector<double> x;
-    for (int k : varied()) {
-      const auto& p = Entry::table()[std::size_t(k)];
-      v.emplace_back(std::size_t(p.size) * n);
-      x.resize(std::size_t(p.size));
-      for (std::size_t i = 0; i < n; ++i) {
-        p.get(with_member<P>(base_, Entry::table(), rule_, i0 + i), x.data());
-        for (int c = 0; c < p.size; ++c) v.back()[std::size_t(c) * n + i] = x[std::size_t(c)];
+    for (std::size_t i = 0; i < n; ++i) {
+      const P member = with_member<P>(base_, Entry::table(), rule_, i0 + i);  // its draws made once
+      for (std::size_t q = 0; q < keys.size(); ++q) {
+        const auto& p = Entry::table()[std::size_t(keys[q])];
+        x.resize(std::size_t(p.size));
+        p.get(member, x.data());
+        for (int c = 0; c < p.size; ++c) v[q][std::size_t(c) * n + i] = x[std::size_t(c)];
       }
     }
     return v;
