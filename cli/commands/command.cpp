@@ -17,6 +17,7 @@
 #include <liebatch/methods/step.hpp>
 #include <liebatch/pack.hpp>
 #include "cli/models/gpu_run.hpp"
+#include "cli/outputs/memory_sink.hpp"
 #include "cli/plots/plot.hpp"
 #include "cli/commands/progress.hpp"
 #include "cli/outputs/provenance.hpp"
@@ -70,6 +71,11 @@ std::string output_path(const Options& o) {
   return fs::path(o.config).stem().string() + ".h5";
 }
 
+std::unique_ptr<Sink> open_output(const Options& o) {
+  if (o.memory) return std::make_unique<MemorySink>(o.memory);
+  return open_sink(output_path(o));
+}
+
 std::string sibling(const std::string& h5, const std::string& ext) {
   fs::path p(h5);
   p.replace_extension(ext);
@@ -112,8 +118,8 @@ std::vector<std::string> outputs_of(const std::string& h5, Command c, const Stud
   return v;
 }
 
-/// Refuses, before any work, a run whose output cannot fit on its file system or whose batches
-/// cannot fit in memory, naming both sizes.
+/// Refuses, before any work, a run whose output cannot fit on its file system (`out`; "" : kept in
+/// memory) or whose batches cannot fit in memory, naming both sizes.
 void check_resources(const Study& st, Command c, const Options& o, const std::string& out) {
   const double n = double(st.init.count);
   if (c == Command::converge) {  // every member at every step size at once, beside a long double run
@@ -124,10 +130,13 @@ void check_resources(const Study& st, Command c, const Options& o, const std::st
   const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
   double per = 8 * (2 * d + 3) + 1 + 8 * k * (1 + d + q);  // initial/, final/, samples/
   if (c == Command::poincare) per += 3 * 8;                // hits/count, lost, suspected_pairs
-  check_space(out, 65536 + n * per,
-              fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : ""));
+  if (!out.empty())
+    check_space(out, 65536 + n * per,
+                fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : ""));
   const auto batch = double(batch_size(st, std::size_t(o.batch), c == Command::validate));
-  check_memory(batch * member_bytes(st, c == Command::validate), fmt_count(batch) + " members per batch");
+  const double held = out.empty() ? n * per : 0;  // an output kept in memory
+  check_memory(batch * member_bytes(st, c == Command::validate) + held,
+               fmt_count(batch) + " members per batch" + (held > 0 ? " and an output of " + fmt_count(n) + " members in memory" : ""));
 }
 
 std::vector<std::string> status_names() {
@@ -142,18 +151,22 @@ Study load(const Options& o, Command c) {
   if (o.precision == "float" && c != Command::run)
     throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and validation use double)");
   const std::string dir = fs::path(o.config).parent_path().string();
-  Study st = read_study(read_text(o.config), c, dir.empty() ? std::string(".") : dir, o.precision == "float");
+  const bool given = !o.config_text.empty();
+  Study st = read_study(given ? o.config_text : read_text(o.config), c, dir.empty() ? std::string(".") : dir, o.precision == "float");
   st.run.threads = o.threads;
   st.run.simd = o.simd;
-  st.plot = st.plot && o.plot;
+  st.run.stop = o.stop;
+  st.plot = st.plot && o.plot && !o.memory;
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
+  if (!given) st.inputs.push_back(o.config);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.
-  const std::string out = output_path(o);
-  if (const std::string why = sink_format_error(out); !why.empty()) throw ConfigError(why);
-  st.inputs.push_back(o.config);
-  st.outputs = outputs_of(out, c, st);
-  check_outputs(st.outputs, st.inputs, o.force);
+  const std::string out = o.memory ? "" : output_path(o);
+  if (!o.memory) {
+    if (const std::string why = sink_format_error(out); !why.empty()) throw ConfigError(why);
+    st.outputs = outputs_of(out, c, st);
+    check_outputs(st.outputs, st.inputs, o.force);
+  }
   check_resources(st, c, o, out);
   // Every member's state is checked now, so a bad one cannot end a long run late.
   Progress progress("checking initial states", o.quiet);

@@ -19,6 +19,8 @@ Study load(const Options& o, Command c);
 
 /// The output file: -o, or the config's name with .h5 in the current directory.
 std::string output_path(const Options& o);
+/// The output's sink: the file's (open_sink), or Options::memory's.
+std::unique_ptr<Sink> open_output(const Options& o);
 /// The output's name with another extension ("run.h5" → "run.png").
 std::string sibling(const std::string& out, const std::string& ext);
 

@@ -1,9 +1,13 @@
 // The subcommands of `liebatch`. Each returns the process exit status; errors are thrown as
 // ConfigError (exit 2), IoError (exit 3) or other exceptions (exit 4) and reported by main.
 #pragma once
+#include <atomic>
+#include <memory>
 #include <string>
 
 namespace lb::cli {
+
+struct MemoryStore;
 
 /// Exit statuses (documented in README).
 enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4 };
@@ -20,6 +24,13 @@ struct Options {
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write
   std::string command_line;          ///< recorded in the output
+  /// A caller in the same process (Python's run_config): the config's text where it is not read
+  /// from `config` (which then only gives the directory relative names start from); the output
+  /// kept in `memory` instead of a file, with no CSV or plot; and a flag that stops the runs
+  /// (RunOptions::stop).
+  std::string config_text;
+  std::shared_ptr<MemoryStore> memory;
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// The whole command line: parses argv, runs the subcommand, reports errors; returns the exit status.

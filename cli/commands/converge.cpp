@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -23,7 +24,7 @@ int converge_command(const Options& opt) {
   if (cs.reference != "extended") gpu_runs.push_back(cs.ref_method);  // the extended reference runs on the CPU
   const Where where = pick_device(opt, *st.model, gpu_runs);
   st.run.gpu = where.gpu;
-  const auto out = open_sink(output_path(opt));
+  const auto out = open_output(opt);
   Sink& w = *out;
   const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
   const int dim = st.model->dim();
@@ -66,8 +67,10 @@ int converge_command(const Options& opt) {
   std::vector<double> part_error(nm * nh * parts.size());
   std::vector<std::uint8_t> use(nm * nh);
   std::vector<std::string> notes;
-  TextOutput table(sibling(w.path(), ".csv"));  // next to the HDF5 file, renamed in place after it
-  auto& csv = table.out();
+  std::optional<TextOutput> table;  // next to the HDF5 file, renamed in place after it; none for an output in memory
+  if (!opt.memory) table.emplace(sibling(w.path(), ".csv"));
+  std::ostringstream unused;
+  std::ostream& csv = table ? table->out() : unused;
   csv << csv_mark("converge") << "\nmethod,h,error,roundoff,local_slope,point\n";
   csv.precision(10);
   if (!opt.quiet)
@@ -173,7 +176,7 @@ int converge_command(const Options& opt) {
   char ref_h[32];
   std::snprintf(ref_h, sizeof ref_h, "%g", cs.ref_h);
   w.attr("reference", cs.reference + " " + cs.ref_method + " h = " + ref_h);
-  commit(st, opt, w, &table);
+  commit(st, opt, w, table ? &*table : nullptr);
   if (!opt.quiet) std::cout << "  output: " << w.path() << ", table: " << sibling(w.path(), ".csv") << "\n";
   if (st.plot) {
     const std::string png = sibling(w.path(), ".png");

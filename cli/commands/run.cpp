@@ -63,7 +63,7 @@ int ensemble_command(const Options& opt, Command c) {
   Study st = load(opt, c);
   const Where where = pick_device(opt, *st.model, {st.run.method});
   st.run.gpu = where.gpu;
-  const auto out = open_sink(output_path(opt));
+  const auto out = open_output(opt);
   Sink& w = *out;
   write_header(w, st, opt, poincare ? "poincare" : "run", where.text);
   MemberArrays sink(w, st, poincare);

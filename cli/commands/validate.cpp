@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <sstream>
 #include <iostream>
 #include <limits>
 
@@ -43,7 +45,7 @@ int validate_command(const Options& opt) {
     where = pick_device(opt, *st.model, {st.run.method});
   }
   st.run.gpu = where.gpu;
-  const auto out = open_sink(output_path(opt));
+  const auto out = open_output(opt);
   Sink& w = *out;
   write_header(w, st, opt, "validate", where.text);
   MemberArrays sink(w, st, false);
@@ -121,8 +123,10 @@ int validate_command(const Options& opt) {
   }
   std::vector<double> mx, med, bounds;
   bool pass = status_mismatch == 0 && not_ok == 0;  // a member that failed validates nothing
-  TextOutput table(sibling(w.path(), ".csv"));
-  auto& csv = table.out();
+  std::optional<TextOutput> table;                  // next to the HDF5 file, renamed in place after it; none for an output in memory
+  if (!opt.memory) table.emplace(sibling(w.path(), ".csv"));
+  std::ostringstream unused;
+  std::ostream& csv = table ? table->out() : unused;
   csv << csv_mark("validate") << "\noutput,max,median,bound\n";
   if (!opt.quiet)
     std::cout << "validate: " << st.model->name() << ", " << st.run.method << ", " << n
@@ -160,7 +164,7 @@ int validate_command(const Options& opt) {
                                  ? "gpu (final/ and samples/ hold the CPU run; the GPU run, same method and steps, is its reference)"
                                  : "extended (long double CPU run, same method and steps)");
   w.attr("validate_reference_device", reference_device);
-  commit(st, opt, w, &table);
+  commit(st, opt, w, table ? &*table : nullptr);
   return pass ? ok : check_failed;
 }
 

@@ -1,6 +1,7 @@
 // What a command asks a model to run, independent of the model: time span, stepping, outputs,
 // section, and the initial states; and what comes back.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -42,8 +43,10 @@ struct RunSpec {
   bool gpu = false;     ///< on the GPU (run_on_gpu) instead of the CPU
   int threads = 0;
   bool simd = true;  ///< CPU: packs of members in SIMD lanes
-  int chunks = 20;
+  int chunks = 20;   ///< RunOptions::chunks (runs without samples)
+  int samples_per_chunk = 64;  ///< RunOptions::samples_per_chunk
   std::function<void(double)> progress;
+  const std::atomic<bool>* stop = nullptr;  ///< RunOptions::stop
 };
 
 /// A run's results in double, with the names of the state components and observables.

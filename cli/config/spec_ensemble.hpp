@@ -48,7 +48,9 @@ inline RunOptions options_of(const RunSpec& s) {
   o.threads = s.threads;
   o.simd = s.simd;
   o.chunks = s.chunks;
+  o.samples_per_chunk = s.samples_per_chunk;
   o.progress = s.progress;
+  o.stop = s.stop;
   return o;
 }
 

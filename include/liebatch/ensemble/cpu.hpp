@@ -37,12 +37,13 @@ inline int cpu_threads(int requested) {
 struct CpuBackend {
   int threads = 1;   ///< threads per launch
   bool simd = false;  ///< chunks on packs of members where the model allows
+  const std::atomic<bool>* stop = nullptr;  ///< RunOptions::stop: no block starts once it is set
   /// Runs on packs: the members' attempts and the lane slots their packs ran (lane_occupancy()).
   std::shared_ptr<engine::LaneCounts> lanes = std::make_shared<engine::LaneCounts>();
   static constexpr bool own_chunk = true;  ///< chunk() below, not the engine's one-member launch
 
   CpuBackend() = default;
-  explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)), simd(o.simd) {}
+  explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)), simd(o.simd), stop(o.stop) {}
 
   template <class V> using vector = std::vector<V>;
   template <class V> static V* raw(vector<V>& v) { return v.data(); }
@@ -94,6 +95,7 @@ struct CpuBackend {
     std::atomic<std::size_t> next{0}, done{0};
     auto worker = [&](bool caller) {
       for (std::size_t b; (b = next.fetch_add(block)) < n;) {
+        if (stop && stop->load(std::memory_order_relaxed)) return;  // the engine throws at the chunk end
         const std::size_t end = std::min(n, b + block);
         range(body, b, end);
         const std::size_t d = done.fetch_add(end - b) + (end - b);

@@ -157,6 +157,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       };
       chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c, sv, section, hv}, opt.adaptive, tick);
       b.synchronize("chunk kernel");
+      if (opt.stop && opt.stop->load()) throw Stopped();
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
         b.kept_offsets(found, offset, hit_slots);

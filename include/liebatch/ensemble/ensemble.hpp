@@ -3,6 +3,7 @@
 // read and write consecutive addresses.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -200,6 +201,14 @@ struct RunOptions {
   std::size_t batch = 0;     ///< most members per batch (0: as many as fit in the backend's memory; batch_plan.hpp)
   bool simd = true;          ///< CPU: members in the lanes of SIMD packs where the model runs on packs (docs/packs.md)
   std::function<void(double done)> progress;  ///< called after each chunk with the fraction of trajectory-time done
+  /// Set from another thread to end the run early: the CPU starts no further block, and the run
+  /// throws Stopped at the next chunk end (the GPU finishes its chunk first).
+  const std::atomic<bool>* stop = nullptr;
+};
+
+/// What a run ended by RunOptions::stop throws: its results are discarded.
+struct Stopped : std::runtime_error {
+  Stopped() : std::runtime_error("run stopped") {}
 };
 
 /// Chunk c's pause time for a member, and the number of chunks.

@@ -1,0 +1,447 @@
+"""liebatch: Lie group integrators for large ensembles of mechanical systems, from Python.
+
+The models, methods, checks and commands are the command line's (``liebatch list`` shows the same
+lists); results keep its HDF5 layout, member index last::
+
+    import numpy as np, liebatch as lb
+    top = lb.model("heavy_top", preset="bruls_cardona", mass=np.linspace(10, 20, 1000))
+    r = lb.solve(top, top.initial, t=(0, 1), method="rkmk4", h=1e-3, samples=11)
+    r.final.y, r.final.status_names(), r.samples.obs    # (dim, members), ..., (samples, nobs, members)
+
+See docs/python.md.
+"""
+
+import json
+import os
+import re
+import tempfile
+
+import numpy as np
+
+from . import _liebatch
+from ._liebatch import __version__
+
+__all__ = [
+    "Model", "Output", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
+    "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable",
+]
+
+# --- Errors: the command line's messages name a config's JSON path; a Python call names its argument.
+_ARGUMENTS = [
+    (r"/model/parameters/([^:]*)", r"parameter \1"),
+    (r"/model/preset", "preset"),
+    (r"/model/name", "model name"),
+    (r"/model", "model"),
+    (r"/method", "method"),
+    (r"/time/t[01]", "t"),
+    (r"/time", "t"),
+    (r"/step/h0?", "h"),
+    (r"/step/(atol|rtol|max_steps)", r"\1"),
+    (r"/step/adaptive", "atol/rtol (adaptive steps)"),
+    (r"/outputs/samples", "samples"),
+    (r"/section/max_hits", "max_hits"),
+    (r"/section(/[^:]*)?", "section"),
+    (r"/parameter_sampler(/[^:]*)?", "sampler"),
+    (r"/initial(/[^:]*)?", "y0"),
+]
+
+
+def _named(error):
+    """The exception with the JSON path of its message replaced by the argument's name."""
+    text = str(error)
+    m = re.match(r"config (/\S*?): (.*)$", text, re.S)
+    if m:
+        for pattern, name in _ARGUMENTS:
+            if re.fullmatch(pattern, m.group(1)):
+                return type(error)(re.sub(pattern, name, m.group(1), count=1) + ": " + m.group(2))
+    return error
+
+
+def _finite(name, v):
+    """v as a float, or a ValueError naming the argument (JSON, the configs' language, has no inf or NaN)."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected a number, got {v!r}") from None
+    if not np.isfinite(x):
+        raise ValueError(f"{name}: expected a finite number, got {v!r}")
+    return x
+
+
+def _call(f, *args):
+    try:
+        return f(*args)
+    except ValueError as e:
+        raise _named(e) from None
+
+
+# --- Per-member parameters: a number, or one of these (the config's forms).
+def values(xs):
+    """A sweep over the listed values."""
+    return {"values": [float(x) for x in np.asarray(xs, dtype=np.float64).ravel()]}
+
+
+def linspace(a, b, n):
+    """A sweep over n points from a to b, as numpy.linspace."""
+    return {"linspace": [float(a), float(b), int(n)]}
+
+
+def logspace(a, b, n):
+    """A sweep over n points from 10**a to 10**b, as numpy.logspace."""
+    return {"logspace": [float(a), float(b), int(n)]}
+
+
+def uniform(a, b):
+    """Drawn per member, uniform on [a, b]."""
+    return {"uniform": [float(a), float(b)]}
+
+
+def normal(mean, sd):
+    """Drawn per member, normal."""
+    return {"normal": [float(mean), float(sd)]}
+
+
+def lognormal(mean, sd):
+    """Drawn per member: exp of a normal with this mean and standard deviation."""
+    return {"lognormal": [float(mean), float(sd)]}
+
+
+def _parameter(name, v):
+    """A keyword argument as the config's JSON: numbers, lists of them, variations; an array is a sweep."""
+    if isinstance(v, dict):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_parameter(name, x) for x in v]
+    if isinstance(v, np.ndarray) and v.ndim == 1:
+        return values(v)
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"parameter {name}: expected a number, a list of numbers, an array (a sweep) or a variation "
+                        f"(lb.uniform, lb.linspace, ...), got {v!r}")
+    return int(v) if isinstance(v, (int, np.integer)) else _finite(f"parameter {name}", v)
+
+
+class Model:
+    """A model of the command line with its parameters: fixed, swept or drawn per member."""
+
+    def __init__(self, name, preset=None, sampler=None, **parameters):
+        self.spec = {"name": name}
+        if preset is not None:
+            self.spec["preset"] = preset
+        if parameters:
+            self.spec["parameters"] = {k: _parameter(k, v) for k, v in parameters.items()}
+        self.sampler = _sampler(sampler)
+        self._m = _call(_liebatch.Model, json.dumps(self.spec))
+
+    name = property(lambda self: self._m.name)
+    dim = property(lambda self: self._m.dim, doc="numbers per state")
+    multipliers = property(lambda self: self._m.multipliers, doc="a constrained system's multipliers, at the state's end")
+    state_names = property(lambda self: self._m.state_names)
+    observable_names = property(lambda self: self._m.observable_names)
+    grid = property(lambda self: self._m.grid, doc="points of the parameter sweeps' grid (1: none)")
+
+    @property
+    def initial(self):
+        """The preset's state (a float64 array), or None."""
+        v = self._m.preset_initial
+        return np.array(v) if v else None
+
+    def parameters(self, members=None):
+        """Each member's values of the varied parameters: {key: (members,) or (size, members)}."""
+        s = self.sampler or {}
+        return self._m.parameters(self.grid if members is None else int(members), int(s.get("seed", 0)), s.get("kind", "box"))
+
+    def _rows(self, y, f, *args):
+        """f over the rows of y (and of args), for a state (dim,) or states (n, dim)."""
+        one = np.ndim(y) == 1
+        rows = [np.ascontiguousarray(np.atleast_2d(x), dtype=np.float64) for x in (y, *args)]
+        r = f(*rows)
+        return r if not one else tuple(x[0] for x in r) if isinstance(r, tuple) else r[0]
+
+    def defect(self, y):
+        """Each state's distance from the model's manifold (e.g. | |Gamma| - 1 |); y: (dim,) or (n, dim)."""
+        return self._rows(y, self._m.defect)
+
+    def project(self, y):
+        """The nearest states on the manifold."""
+        return self._rows(y, self._m.project)
+
+    def perturb(self, y, xi):
+        """exp(xi)·y by the group's action, xi: (algebra_dim,) or (n, algebra_dim): the samplers' perturbation."""
+        return self._rows(y, self._m.perturb, xi)
+
+    def on_energy_level(self, y, energy):
+        """(states, reachable): the velocities rescaled to the energy level; reachable is False where the
+        configuration's potential lies above it (the state is then left as it was)."""
+        return self._rows(y, lambda a: self._m.on_energy_level(a, _finite("energy", energy)))
+
+    def refusal(self, method):
+        """Why `method` does not serve this model ("" when it does)."""
+        return self._m.refusal(method)
+
+    def __repr__(self):
+        return f"liebatch.Model({json.dumps(self.spec)})"
+
+
+def model(name, preset=None, sampler=None, **parameters):
+    """A model by name (lb.models()), with a preset and parameters; a parameter may be a sweep (an
+    array, lb.linspace, ...) or a distribution (lb.normal, ...), drawn by `sampler` ({"kind": "box" |
+    "sobol", "seed": n})."""
+    return Model(name, preset=preset, sampler=sampler, **parameters)
+
+
+def _sampler(s):
+    if s is None:
+        return None
+    if not isinstance(s, dict):
+        raise TypeError(f"sampler: expected a dict such as {{'kind': 'box', 'seed': 3}}, got {s!r}")
+    return dict(s)
+
+
+def models():
+    """Every model: name, summary, state layout, parameters (with defaults), presets."""
+    return _liebatch.models()
+
+
+def methods():
+    """Every method: name, order, embedded order, stages, description, models served, GPU kernels."""
+    return _liebatch.methods()
+
+
+def gpu_unavailable():
+    """Why the GPU cannot run here ("" when it can)."""
+    return _liebatch.gpu_unavailable()
+
+
+# --- Sections
+class Hyperplane:
+    """Hits of y[component] = value crossed upward, downward or both; `where=("Pi_z", ">", 0)` keeps
+    only hits where another component is above (or below) a value."""
+
+    def __init__(self, component, value=0.0, direction="both", where=None):
+        self.json = {"type": "hyperplane", "component": component, "value": float(value), "direction": direction}
+        if where is not None:
+            if not (isinstance(where, (tuple, list)) and len(where) == 3 and where[1] in ("<", ">")):
+                raise ValueError(f"section where: expected (component, '<' or '>', value), got {where!r}")
+            key = "less_than" if where[1] == "<" else "greater_than"
+            self.json["condition"] = {"component": where[0], key: float(where[2])}
+
+
+class Stroboscopic:
+    """The state at t0 + k·period, k >= 1, inside the run's span."""
+
+    def __init__(self, period, t0=None):
+        self.json = {"type": "stroboscopic", "period": float(period)}
+        if t0 is not None:
+            self.json["t0"] = float(t0)
+
+
+# --- Results
+class _Group:
+    def __init__(self, out, prefix):
+        self._out, self._prefix = out, prefix
+
+    def __getattr__(self, name):
+        key = self._prefix + ("observables" if name == "obs" else name)
+        if key in self._out.arrays:
+            return self._out.arrays[key]
+        raise AttributeError(f"{self._prefix}{name}: not in this output (it has {', '.join(self.keys())})")
+
+    def keys(self):
+        return [k[len(self._prefix):] for k in self._out.arrays if k.startswith(self._prefix)]
+
+    def status_names(self):
+        """Each member's status in words (final/status)."""
+        names = self._out.arrays["names/status"]
+        return [names[s] for s in self._out.arrays[self._prefix + "status"]]
+
+
+class Output:
+    """A run's output in the command line's HDF5 layout: `arrays` by path ("final/y", member index
+    last), `attrs` by path ("" : the root); groups as attributes (out.final.y, out.samples.obs,
+    out.hits.member)."""
+
+    def __init__(self, arrays, attrs, exit_status=0):
+        self.arrays, self.attrs, self.exit_status = dict(arrays), dict(attrs), exit_status
+
+    def __getitem__(self, path):
+        return self.arrays[path]
+
+    def __contains__(self, path):
+        return path in self.arrays
+
+    def keys(self):
+        return self.arrays.keys()
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name in ("arrays", "attrs", "exit_status"):
+            raise AttributeError(name)
+        prefix = name + "/"
+        if any(k.startswith(prefix) for k in self.arrays):
+            return _Group(self, prefix)
+        raise AttributeError(f"{name}: no such group in this output")
+
+    def __repr__(self):
+        root = self.attrs.get("", {})
+        return f"<liebatch.Output {root.get('command', '?')} {root.get('model', '?')} {root.get('method', '?')}: {len(self.arrays)} arrays>"
+
+    def save(self, path, force=False):
+        """Writes the output as `liebatch` writes it (lb.load reads it back). An existing file is
+        replaced only if liebatch wrote it, or with force=True; never a directory or a link. The file
+        appears complete or not at all (written beside it, then renamed)."""
+        import h5py
+        path = os.fspath(path)
+        if not path.endswith(".h5"):
+            raise ValueError(f"path: expected a file name ending in .h5, got {path!r}")
+        if os.path.islink(path) or os.path.isdir(path):
+            raise FileExistsError(f"path: {path!r} is a link or a directory; not replaced")
+        if os.path.exists(path) and not force and not _written_by_liebatch(path):
+            raise FileExistsError(f"path: {path!r} exists and liebatch did not write it (force=True replaces it)")
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".h5", dir=os.path.dirname(os.path.abspath(path)))
+        os.close(fd)
+        try:
+            with h5py.File(tmp, "w") as f:
+                for key, a in self.arrays.items():
+                    if isinstance(a, list):
+                        f.create_dataset(key, data=np.array(a, dtype=object), dtype=h5py.string_dtype())
+                    else:
+                        f.create_dataset(key, data=a)
+                for where, attrs in self.attrs.items():
+                    target = f[where] if where else f
+                    for name, v in attrs.items():
+                        target.attrs[name] = v
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+def _written_by_liebatch(path):
+    import h5py
+    try:
+        with h5py.File(path, "r") as f:
+            return "liebatch_version" in f.attrs
+    except OSError:
+        return False
+
+
+def load(path):
+    """An output file of `liebatch` (or Output.save) as an Output."""
+    import h5py
+    arrays, attrs = {}, {}
+
+    def text(v):
+        return v.decode() if isinstance(v, bytes) else v
+
+    def attributes(obj):
+        return {k: (text(v) if isinstance(v, (bytes, str)) else float(v)) for k, v in obj.attrs.items()}
+
+    with h5py.File(os.fspath(path), "r") as f:
+        attrs[""] = attributes(f)
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset):
+                if obj.dtype.kind in ("S", "O", "U"):
+                    arrays[name] = [text(s) for s in obj[()]]
+                else:
+                    arrays[name] = obj[()]
+            if obj.attrs:
+                attrs[name] = attributes(obj)
+        f.visititems(visit)
+    return Output(arrays, attrs)
+
+
+# --- Running
+_FLOAT_KEYS = ("initial/y", "final/y", "final/t", "samples/t", "samples/y", "samples/observables")
+
+
+def _y0(y0, model):
+    a = np.asarray(y0)
+    if a.dtype.kind not in "fiu" or a.dtype == np.float16:
+        raise TypeError(f"y0: expected an array of float64 or float32 numbers, got dtype {a.dtype}")
+    single = a.dtype == np.float32
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if a.ndim == 1:  # one state for every point of the parameter grid
+        a = np.repeat(a[None, :], model.grid, axis=0)
+    dims = (model.dim,) if not model.multipliers else (model.dim, model.dim - model.multipliers)
+    if a.ndim != 2 or a.shape[1] not in dims:
+        without = f" or (members, {dims[1]}) without the multipliers" if len(dims) > 1 else ""
+        raise ValueError(f"y0: expected an array of shape (members, {model.dim}){without}, got shape {a.shape}")
+    if len(a) == 0:
+        raise ValueError(f"y0: no members (shape {a.shape})")
+    bad = np.argwhere(~np.isfinite(a))
+    if len(bad):
+        raise ValueError(f"y0[{bad[0][0]}, {bad[0][1]}] is {a[tuple(bad[0])]}; expected finite numbers")
+    return a, single
+
+
+def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, max_steps=None, samples=2,
+          section=None, max_hits=64, device="auto", threads=0, simd=True, normalize=False, tolerance=None,
+          progress=None):
+    """Integrates the members y0 (members × dim, float64; float32 runs in float) of `model` over t
+    = (t0, t1) with `method`: fixed steps h, or adaptive ones with atol/rtol (a method with an
+    embedded pair). `samples` states and observables at equally spaced times (t0 and t1 included);
+    a `section` (lb.Hyperplane, lb.Stroboscopic) records its hits, at most `max_hits` per member
+    and chunk. As `liebatch run` (`poincare` with a section) of the same config, bitwise: the same
+    code runs. Returns an Output; float64 arrays own the engine's results (no copy), float runs
+    give float32 (one copy, exact). Each row of y0 must lie within `tolerance` of the model's manifold
+    (default 1e-10, 1e-6 for float32 rows), or is projected onto it with normalize=True. Ctrl-C
+    stops the run (KeyboardInterrupt)."""
+    if not isinstance(model, Model):
+        raise TypeError(f"model: expected a liebatch.Model (lb.model(...)), got {type(model).__name__}")
+    a, single = _y0(y0, model)
+    if tolerance is None:  # the config's default; float32 states are rounded to float first
+        tolerance = 1e-6 if single else 1e-10
+    if single and section is not None:
+        raise ValueError("y0: float32 runs take no section (sections are located in double)")
+    if not (isinstance(t, (tuple, list, np.ndarray)) and len(t) == 2):
+        raise ValueError(f"t: expected (t0, t1), got {t!r}")
+    t0, t1 = (_finite("t", x) for x in t)
+    adaptive = atol is not None or rtol is not None
+    step = {"adaptive": adaptive}
+    if adaptive:
+        if h is not None:
+            raise ValueError("h: fixed steps take no atol/rtol; give h, or atol/rtol (and h0) for adaptive steps")
+        for k, v in (("atol", atol), ("rtol", rtol), ("h0", h0)):
+            if v is not None:
+                step[k] = _finite(k, v)
+    else:
+        if h is None:
+            raise ValueError("h: expected a step size (or atol/rtol for adaptive steps)")
+        step["h"] = _finite("h", h)
+    if max_steps is not None:
+        step["max_steps"] = int(max_steps)
+    if not isinstance(method, str):
+        raise TypeError(f"method: expected a method's name (lb.methods()), got {method!r}")
+    config = {"model": model.spec, "method": method, "time": {"t0": t0, "t1": t1}, "step": step,
+              "outputs": {"samples": int(samples)},
+              # The config needs a state; every row, this one too, is checked by the binding, naming y0.
+              "initial": {"state": [float(x) for x in a[0]], "tolerance": 1e300}}
+    if model.sampler:
+        config["parameter_sampler"] = model.sampler
+    if section is not None:
+        if not isinstance(section, (Hyperplane, Stroboscopic)):
+            raise TypeError(f"section: expected lb.Hyperplane or lb.Stroboscopic, got {type(section).__name__}")
+        config["section"] = dict(section.json, max_hits=int(max_hits))
+    arrays, attrs = _call(_liebatch.solve, json.dumps(config), section is not None, a, single, bool(normalize),
+                          float(tolerance), device, int(threads), bool(simd), progress)
+    if single:
+        for k in _FLOAT_KEYS:
+            if k in arrays:
+                arrays[k] = arrays[k].astype(np.float32)
+    return Output(arrays, attrs)
+
+
+def run_config(config, command="run", device="auto", precision="double", threads=0, simd=True, batch=0, progress=None):
+    """Runs a command (run, poincare, converge, validate) of a config — a file, or a dict in its
+    form — as `liebatch <command>` does, the output kept in memory (one copy, from the batches into
+    its arrays) instead of a file. Config errors raise ValueError naming the JSON path, file errors
+    OSError. The Output's exit_status is the command's (1: validate failed, or no member finished)."""
+    if command not in ("run", "poincare", "converge", "validate"):
+        raise ValueError(f"command: expected one of run, poincare, converge, validate, got {command!r}")
+    if isinstance(config, dict):
+        text, path = json.dumps(config), ""
+    else:
+        text, path = "", os.fspath(config)
+    arrays, attrs, status = _liebatch.run_config(text, path, command, device, precision, int(threads), bool(simd), int(batch),
+                                                 progress)
+    return Output(arrays, attrs, status)

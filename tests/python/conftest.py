@@ -1,0 +1,44 @@
+"""What the Python module's tests share: the `liebatch` command of the same build, run on a config."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import liebatch as lb
+
+EXE = os.environ.get("LIEBATCH_EXE", "")
+SOURCE = os.environ.get("LIEBATCH_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """cli(config, command="run") runs `liebatch` on the config (a dict) and returns lb.load of its output."""
+    if not EXE:
+        pytest.fail("LIEBATCH_EXE is not set: run these tests through ctest (label python)")
+
+    def run(config, command="run", *args):
+        cfg = tmp_path / "config.json"
+        cfg.write_text(json.dumps(config))
+        out = tmp_path / "out.h5"
+        if out.exists():
+            out.unlink()
+        p = subprocess.run([EXE, command, str(cfg), "-o", str(out), "-q", "--no-plot", "--force", *args],
+                           capture_output=True, text=True)
+        assert p.returncode in (0, 1), p.stderr
+        return lb.load(out)
+    return run
+
+
+def assert_same(a, b, skip=()):
+    """Every array of output a equals b's, bitwise (NaN where NaN), with the same shape and kind."""
+    keys = sorted(k for k in a.keys() if not any(k.startswith(s) for s in skip))
+    assert keys == sorted(k for k in b.keys() if not any(k.startswith(s) for s in skip))
+    for k in keys:
+        x, y = a[k], b[k]
+        if isinstance(x, list):
+            assert x == y, k
+            continue
+        assert x.shape == y.shape and x.dtype == y.dtype, (k, x.shape, y.shape, x.dtype, y.dtype)
+        assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), k

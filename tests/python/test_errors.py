@@ -1,0 +1,129 @@
+"""Bad input from Python: the argument and the value named, the command line's classes of error
+(ValueError for what a config would refuse with exit 2, OSError for exit 3, TypeError for arrays
+that are no numbers), and nothing run."""
+import json
+import os
+import time
+
+import numpy as np
+import pytest
+
+import liebatch as lb
+
+TOP = lb.model("heavy_top", preset="bruls_cardona")
+
+
+def solve(**kw):
+    args = dict(model=TOP, y0=TOP.initial, t=(0, 0.01), h=1e-3)
+    args.update(kw)
+    return lb.solve(**args)
+
+
+@pytest.mark.parametrize("make,error,text", [
+    (lambda: lb.model("heavy_topp"), ValueError, r"^model name: unknown model 'heavy_topp'; expected one of free_rigid_body"),
+    (lambda: lb.model("heavy_top", preset="nope"), ValueError, r"^preset: unknown preset 'nope' for heavy_top; expected one of bruls_cardona"),
+    (lambda: lb.model("heavy_top", masss=1), ValueError, r"^parameter masss: unknown key"),
+    (lambda: lb.model("heavy_top", mass=-1), ValueError, r"^parameter mass: expected a number > 0, got -1"),
+    (lambda: lb.model("heavy_top", mass=lb.linspace(-1, 1, 3)), ValueError, r"^parameter mass/linspace: point 0 is -1"),
+    (lambda: lb.model("heavy_top", mass={"gamma": [1, 2]}), ValueError, r"unknown variation"),
+    (lambda: lb.model("heavy_top", mass=lb.linspace(1, 2, 0)), ValueError, r"expected a point count"),
+    (lambda: lb.model("heavy_top", mass="heavy"), TypeError, r"^parameter mass: expected a number"),
+    (lambda: lb.model("pendulum_chain", N=np.array([1.0, 2.0])), ValueError, r"^parameter N"),
+    (lambda: solve(method="rk99"), ValueError, r"^method: unknown method 'rk99'"),
+    (lambda: solve(method="hedop5"), ValueError, r"^method: .*hedop5"),
+    (lambda: solve(h=0), ValueError, r"^h: expected a number > 0, got 0"),
+    (lambda: solve(h=-1e-3), ValueError, r"^h: expected a number > 0"),
+    (lambda: solve(h=None), ValueError, r"^h: expected a step size"),
+    (lambda: solve(t=(1, 0)), ValueError, r"^t: "),
+    (lambda: solve(t=(0, float("inf"))), ValueError, r"^t: expected a finite number"),
+    (lambda: solve(method="rkmk4", h=None, atol=1e-8), ValueError, r"^atol/rtol \(adaptive steps\): method 'rkmk4' has no embedded pair"),
+    (lambda: solve(samples=-1), ValueError, r"^samples: "),
+    (lambda: solve(section=lb.Hyperplane("Gamma_w", 0)), ValueError, r"^section: .*Gamma_w"),
+    (lambda: solve(section=lb.Hyperplane("Gamma_x", 0), max_hits=0), ValueError, r"^max_hits: "),
+    (lambda: solve(y0=np.zeros((4, 5))), ValueError, r"^y0: expected an array of shape \(members, 6\), got shape \(4, 5\)"),
+    (lambda: solve(y0=np.zeros((0, 6))), ValueError, r"^y0: no members"),
+    (lambda: solve(y0=np.array([np.nan, 0, 0, 0, 0, 1.0])), ValueError, r"^y0\[0, 0\] is nan; expected finite numbers"),
+    (lambda: solve(y0=np.array([[0, 0, 0, 0, 0, 1.0], [0, 0, 0, 0, 0, 2.0]])), ValueError,
+     r"^y0\[1\] is off the model's manifold: defect 1.* > tolerance .*normalize=True"),
+    (lambda: solve(y0=np.array(["a"] * 6)), TypeError, r"^y0: expected an array of float64 or float32 numbers"),
+    (lambda: solve(y0=np.ones(6, dtype=np.complex128)), TypeError, r"^y0: expected an array of float64 or float32"),
+    (lambda: solve(y0=np.ones(6, dtype=object)), TypeError, r"^y0: expected an array of float64 or float32"),
+    (lambda: solve(h="small"), TypeError, r"^h: expected a number, got 'small'"),
+    (lambda: solve(method=4), TypeError, r"^method: expected a method's name"),
+    (lambda: solve(model="heavy_top"), TypeError, r"^model: expected a liebatch.Model"),
+    (lambda: solve(section="x"), TypeError, r"^section: expected lb.Hyperplane"),
+    (lambda: solve(y0=TOP.initial.astype(np.float32), section=lb.Hyperplane("Gamma_x")), ValueError, r"^y0: float32 runs take no section"),
+    (lambda: lb.solve(lb.model("lorenz", rho=lb.linspace(0, 1, 3)), np.zeros((4, 3)), h=0.1), ValueError,
+     r"^y0: 4 members for a parameter grid of 3 points"),
+    (lambda: solve(model=lb.model("heavy_top", preset="bruls_cardona", sampler={"kind": "box"}, mass=1.0)), ValueError,
+     r"^sampler: no model parameter is drawn"),
+    (lambda: lb.run_config("/nonexistent/config.json"), OSError, r"cannot read config '/nonexistent/config.json'"),
+    (lambda: lb.run_config({"model": {"name": "lorenz"}}), ValueError, r"^config /time: missing \(required\)"),
+    (lambda: lb.run_config({"model": {"name": "lorenz"}}, "integrate"), ValueError, r"^command: expected one of run"),
+    (lambda: lb.run_config({"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1}, "step": {"h": 1e-3},
+                            "initial": {"state": [1, 0, 0]}, "bogus": 1}), ValueError, r"^config /bogus: unknown key"),
+    (lambda: lb.run_config({"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4",
+                            "time": {"t0": 0, "t1": 1}, "step": {"h": 1e-3}}, "run", "gpu"), RuntimeError,
+     r"device 'gpu' requested but unusable"),
+    (lambda: solve(device="gpu"), RuntimeError, r"device 'gpu' requested but unusable"),
+])
+def test_bad_input_names_the_argument_and_value(make, error, text):
+    with pytest.raises(error, match=text):
+        make()
+
+
+def test_normalize_projects_states_off_the_manifold():
+    y = TOP.initial.copy()
+    y[3:] *= 1.001
+    r = solve(y0=y, normalize=True)
+    assert abs(np.linalg.norm(r["initial/y"][3:, 0]) - 1) < 1e-15
+
+
+def test_a_failing_member_is_flagged_and_leaves_the_others_alone():
+    lz = lb.model("lorenz", rho=28.0)
+    y0 = np.array([[1.0, 1, 1], [1e300, 1e300, 1e300]])
+    r = lb.solve(lz, y0, t=(0, 1), h=1e-2, method="rkmk4")
+    names = r.final.status_names()
+    assert names[0] == "ok" and names[1] != "ok"
+    alone = lb.solve(lz, y0[:1], t=(0, 1), h=1e-2, method="rkmk4")
+    assert np.array_equal(alone.final.y[:, 0], r.final.y[:, 0])
+    assert np.isnan(r.samples.t[1, 1]) and np.isnan(r.samples.y[1, :, 1]).all()  # never reached: NaN, not 0
+
+
+def test_hostile_configs_get_the_command_lines_answers(tmp_path):
+    base = {"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1}, "step": {"h": 1e-3},
+            "initial": {"state": [1, 0, 0]}}
+    # More members than memory holds: refused at once, naming the sizes.
+    huge = dict(base, initial={"state": [1, 0, 0], "ensemble": {"count": 2 ** 40, "scale": 0.1}})
+    t0 = time.monotonic()
+    with pytest.raises(ValueError, match=r"members"):
+        lb.run_config(huge)
+    assert time.monotonic() - t0 < 5
+    # Deep nesting and huge values: a short message with the path.
+    deep = dict(base, model={"name": "lorenz", "parameters": {"rho": {"values": [[[[[[1]]]]]]}}})
+    with pytest.raises(ValueError, match=r"^config /model/parameters/rho/values/0: expected a finite number"):
+        lb.run_config(deep)
+    with pytest.raises(ValueError, match=r"^config /method: unknown method '.{0,80}\.\.\. \(100000 characters\)"):
+        lb.run_config(dict(base, method="x" * 100_000))
+    # A config file that is a directory, or unreadable: OSError with the reason.
+    with pytest.raises(OSError, match=r"cannot read config"):
+        lb.run_config(tmp_path)
+    # A states file named by a config read from a dict is resolved against the current directory.
+    with pytest.raises(OSError, match=r"no-such-states\.h5|no-such-states"):
+        lb.run_config(dict(base, initial={"file": "no-such-states.h5"}))
+
+
+def test_save_never_replaces_links_directories_or_foreign_files(tmp_path):
+    r = lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3)
+    (tmp_path / "target.h5").write_text("precious")
+    os.symlink(tmp_path / "target.h5", tmp_path / "link.h5")
+    (tmp_path / "dir.h5").mkdir()
+    for name, text in (("link.h5", "a link"), ("dir.h5", "a directory"), ("target.h5", "liebatch did not write it")):
+        with pytest.raises(FileExistsError, match=text):
+            r.save(tmp_path / name)
+    with pytest.raises(ValueError, match=r"^path: expected a file name ending in \.h5"):
+        r.save(tmp_path / "out.txt")
+    assert (tmp_path / "target.h5").read_text() == "precious"
+    assert sorted(os.listdir(tmp_path)) == ["dir.h5", "link.h5", "target.h5"]
+    r.save(tmp_path / "target.h5", force=True)  # replaced only when asked
+    assert lb.load(tmp_path / "target.h5").final.y.shape == (6, 1)

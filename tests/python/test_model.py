@@ -1,0 +1,46 @@
+"""The registry and a model's manifold from Python: what `liebatch list` shows, defect, projection,
+perturbation by the group action, energy levels."""
+import subprocess
+
+import numpy as np
+
+import liebatch as lb
+from conftest import EXE
+
+
+def test_models_and_methods_are_the_command_lines():
+    listed = subprocess.run([EXE, "list", "models"], capture_output=True, text=True, check=True).stdout
+    names = [line for line in listed.splitlines() if line and not line.startswith(" ")]
+    assert [m["name"] for m in lb.models()] == names
+    methods = subprocess.run([EXE, "list", "methods"], capture_output=True, text=True, check=True).stdout
+    assert [m["name"] for m in lb.methods()] == [line.split(":")[0].strip() for line in methods.splitlines()[1:]]
+    top = next(m for m in lb.models() if m["name"] == "heavy_top")
+    assert any(p.startswith("bruls_cardona") for p in top["presets"])
+    assert lb.model("heavy_top").state_names == ["Pi_x", "Pi_y", "Pi_z", "Gamma_x", "Gamma_y", "Gamma_z"]
+
+
+def test_perturbation_keeps_the_orbit_and_projection_returns_to_the_manifold():
+    top = lb.model("heavy_top", preset="bruls_cardona")
+    y = np.repeat(top.initial[None, :], 50, axis=0)
+    xi = np.random.default_rng(1).uniform(-0.5, 0.5, (50, 6))
+    p = top.perturb(y, xi)
+    assert np.allclose(np.linalg.norm(p[:, 3:], axis=1), 1, atol=1e-15, rtol=0)
+    casimir = lambda a: np.einsum("ij,ij->i", a[:, :3], a[:, 3:])  # noqa: E731  Pi . Gamma
+    assert np.allclose(casimir(p), casimir(y), atol=1e-13, rtol=0)
+    assert not np.allclose(p, y)
+    assert np.array_equal(top.perturb(top.initial, np.zeros(6)), top.initial)
+    assert (top.defect(p) < 1e-15).all()
+    off = p.copy()
+    off[:, 3:] *= 1.01
+    assert (top.defect(off) > 1e-3).all() and (top.defect(top.project(off)) < 1e-15).all()
+
+
+def test_energy_levels_are_reached_where_the_potential_allows():
+    chain = lb.model("pendulum_chain", preset="paper", N=2)
+    energy = chain.observable_names.index("energy")
+    y, ok = chain.on_energy_level(np.repeat(chain.initial[None, :], 3, axis=0), 40.0)
+    assert ok.all()
+    r = lb.solve(chain, y, t=(0, 1e-3), h=1e-3, samples=2)
+    assert np.allclose(r.samples.obs[0, energy], 40.0, atol=1e-12, rtol=0)
+    _, reachable = chain.on_energy_level(chain.initial, -1e3)  # below the potential's minimum
+    assert not reachable

@@ -1,0 +1,88 @@
+"""lb.solve against `liebatch run|poincare` of the same config: the same code, so the same bits."""
+import numpy as np
+import pytest
+
+import liebatch as lb
+from conftest import assert_same
+
+EYE = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+# Every command-line model, with a state (where no preset gives one) and the methods it is run with:
+# fixed rkmk4 and adaptive rkmk54, and the symplectic and constrained models' own methods.
+CASES = [
+    ("free_rigid_body", {}, [1, 0.5, -0.3], ["rkmk4", "rkmk54"]),
+    ("rigid_body_attitude", {}, EYE + [1, 0.5, -0.3], ["rkmk4", "rkmk54", "slgi_half", "hp_sv_cay"]),
+    ("heavy_top", {"preset": "bruls_cardona"}, None, ["rkmk4", "rkmk54", "cf4"]),
+    ("heavy_top_spatial", {"preset": "bruls_cardona"}, None, ["rkmk4", "rkmk54", "slgi_half", "hp_sv_exp"]),
+    ("heavy_top_quadratic", {"preset": "bruls_cardona"}, None, ["slgi_half"]),
+    ("heavy_top_se3", {"preset": "bruls_cardona"}, None, ["hedop5", "hedop5 adaptive"]),
+    ("planar_pendulum", {"preset": "pend2d"}, None, ["hedop5", "hedop5 adaptive"]),
+    ("pendulum_chain", {"preset": "paper", "parameters": {"N": 2}}, None, ["rkmk4", "rkmk54"]),
+    ("quadrotor_load", {"preset": "paper"}, None, ["rkmk4", "rkmk54"]),
+    ("lorenz", {"parameters": {"rho": {"linspace": [10, 28, 3]}}}, [1, 1, 1], ["rkmk4", "rkmk54"]),
+]
+
+
+def config(name, spec, state, method):
+    adaptive = method.endswith("adaptive") or method == "rkmk54"
+    method = method.split()[0]
+    m = dict(spec, name=name)
+    initial = {"ensemble": {"count": 5, "scale": 0.01, "seed": 3}}
+    if state is not None:
+        initial["state"] = state
+    step = {"adaptive": True, "atol": 1e-9, "rtol": 1e-9} if adaptive else {"h": 0.002}
+    return {"model": m, "method": method, "time": {"t0": 0, "t1": 0.2}, "step": step, "initial": initial,
+            "outputs": {"samples": 3}}, adaptive
+
+
+def solve_as(cfg, out, **kw):
+    m = cfg["model"]
+    model = lb.model(m["name"], preset=m.get("preset"), **m.get("parameters", {}))
+    step = cfg["step"]
+    steps = {"atol": step["atol"], "rtol": step["rtol"]} if step.get("adaptive") else {"h": step["h"]}
+    return lb.solve(model, out["initial/y"].T, t=(cfg["time"]["t0"], cfg["time"]["t1"]), method=cfg["method"],
+                    samples=cfg["outputs"]["samples"], **steps, **kw)
+
+
+@pytest.mark.parametrize("name,spec,state,method", [(n, s, y, m) for n, s, y, ms in CASES for m in ms],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_solve_equals_the_command_line(cli, name, spec, state, method):
+    cfg, _ = config(name, spec, state, method)
+    out = cli(cfg)
+    r = solve_as(cfg, out)
+    assert set(out.final.status_names()) == {"ok"}, out.final.status_names()
+    assert_same(r, out)
+    for k in ("model", "method", "precision", "parameters", "cpu_simd"):
+        assert r.attrs[""].get(k) == out.attrs[""].get(k), k
+
+
+def test_poincare_hits_equal_the_command_line(cli):
+    cfg, _ = config("heavy_top", {"parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}}, [1, 0, 0, 0, 0, 1], "rkmk54")
+    cfg["time"]["t1"] = 20
+    cfg["section"] = {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up",
+                      "condition": {"component": "Pi_z", "greater_than": 0}, "max_hits": 16}
+    out = cli(cfg, "poincare")
+    r = solve_as(cfg, out, section=lb.Hyperplane("Gamma_x", 0, "up", where=("Pi_z", ">", 0)), max_hits=16)
+    assert len(r.hits.t) > 10
+    assert_same(r, out)
+
+
+def test_float_runs_return_float32_equal_to_the_command_line(cli):
+    cfg, _ = config("heavy_top", {"preset": "bruls_cardona"}, None, "rkmk4")
+    out = cli(cfg, "run", "--precision", "float")
+    r = solve_as(cfg, {"initial/y": out["initial/y"].astype(np.float32)})
+    assert r.final.y.dtype == np.float32 and r.samples.obs.dtype == np.float32
+    for k in ("final/y", "final/t", "samples/y", "samples/observables"):
+        assert np.array_equal(r[k], out[k].astype(np.float32)), k
+        assert np.array_equal(r[k].astype(np.float64), out[k]), k  # float's numbers, exactly
+
+
+def test_results_are_the_engines_vectors_not_copies():
+    top = lb.model("heavy_top", preset="bruls_cardona")
+    r = lb.solve(top, top.initial, t=(0, 0.01), h=1e-3, samples=3)
+    for k in ("final/y", "final/t", "samples/y", "samples/observables"):
+        a = r[k]
+        assert not a.flags.owndata and type(a.base).__name__ == "PyCapsule", k
+    # The arrays outlive the call and stay valid after others.
+    y = r.final.y.copy()
+    lb.solve(top, top.initial, t=(0, 0.01), h=1e-3)
+    assert np.array_equal(r.final.y, y)

@@ -1,0 +1,68 @@
+"""The GIL is released while a run goes on, progress is reported, and Ctrl-C stops a run."""
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import liebatch as lb
+
+TOP = lb.model("heavy_top", preset="bruls_cardona")
+
+
+def long_run(samples, **kw):
+    # About a minute of CPU work on this machine if nothing stops it.
+    y0 = np.repeat(TOP.initial[None, :], 20_000, axis=0)
+    return lb.solve(TOP, y0, t=(0, 600), h=1e-3, samples=samples, method="rkmk4", **kw)
+
+
+def test_other_python_threads_run_during_a_solve():
+    count, stop = [0], threading.Event()
+
+    def counter():
+        while not stop.is_set():
+            count[0] += 1
+    th = threading.Thread(target=counter)
+    th.start()
+    t0 = time.monotonic()
+    y0 = np.repeat(TOP.initial[None, :], 4096, axis=0)
+    lb.solve(TOP, y0, t=(0, 2), h=1e-3, method="rkmk4")
+    seconds = time.monotonic() - t0
+    stop.set()
+    th.join()
+    assert seconds > 0.3, "the run was too short to tell"
+    assert count[0] >= 2e4 * seconds, (count[0], seconds)  # >= 1e5 in 5 s
+
+
+def test_progress_calls_a_callable_with_the_fraction_done():
+    seen = []
+    y0 = np.repeat(TOP.initial[None, :], 4096, axis=0)
+    lb.solve(TOP, y0, t=(0, 2), h=1e-3, method="rkmk4", progress=seen.append)
+    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+
+
+@pytest.mark.parametrize("samples", [0, 101])
+def test_ctrl_c_stops_a_run_within_a_second(samples):
+    before = len(os.listdir("/proc/self/task"))
+    timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        long_run(samples)
+    stopped = time.monotonic() - t0
+    timer.join()
+    assert 2.0 <= stopped < 3.0, stopped
+    assert len(os.listdir("/proc/self/task")) == before  # the run's thread has ended
+    r = lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3)  # and the next call works
+    assert r.final.status_names() == ["ok"]
+
+
+def test_an_exception_in_the_progress_callable_stops_the_run():
+    def fail(_):
+        raise RuntimeError("enough")
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError, match="enough"):
+        long_run(0, progress=fail)
+    assert time.monotonic() - t0 < 2.0
