@@ -116,12 +116,15 @@ template <class Work> void run_in_thread(Work&& work, const py::object& progress
 
 /// Pauses often enough for Ctrl-C to stop a run soon (RunOptions::stop takes effect at the next
 /// block of members, a block runs to its chunk's end): chunks of about 2000 fixed steps, or 1/200
-/// of an adaptive run's span. Pauses never alter a step (engine.hpp): the results are the
-/// command line's, bitwise.
+/// of an adaptive run's span. A chunk gathers at most 1/16 of the samples too: the engine holds a
+/// chunk's samples for every member beside the whole output it returns (in one batch), so they
+/// stay under a tenth of it. Pauses never alter a step (engine.hpp): the results are the command
+/// line's, bitwise.
 void short_chunks(RunSpec& s) {
   const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
   s.chunks = int(std::clamp(std::ceil(steps / 2000), 20.0, 1e5));
-  if (s.samples > 1) s.samples_per_chunk = int(std::clamp(std::floor(2000 * (s.samples - 1) / steps), 1.0, 64.0));
+  const double k = s.samples - 1;
+  if (k > 0) s.samples_per_chunk = int(std::clamp(std::min(std::floor(2000 * k / steps), std::floor(k / 16)), 1.0, 64.0));
 }
 
 /// A number for a message: "1.23e-08".
