@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <pybind11/numpy.h>
@@ -22,6 +23,7 @@
 #include "cli/models/methods.hpp"
 #include "cli/models/registry.hpp"
 #include <liebatch/ensemble/device.hpp>
+#include <liebatch/ensemble/statistics.hpp>
 #include "cli/outputs/memory_sink.hpp"
 
 namespace py = pybind11;
@@ -300,6 +302,57 @@ py::tuple run_config(const std::string& text, const std::string& path, const std
   return py::make_tuple(t[0], t[1], status);
 }
 
+/// {field: array} of ObservableStats laid out as `shape` (the histogram's bins last).
+py::dict stats_arrays(const std::vector<lb::ObservableStats>& v, Sink::Dims shape) {
+  std::vector<long> count, failed, nan, under, over, bins;
+  std::vector<double> mean, var, min, max, lo, hi;
+  for (const auto& s : v) {
+    count.push_back(s.count), failed.push_back(s.failed), nan.push_back(s.nan), under.push_back(s.under), over.push_back(s.over);
+    mean.push_back(s.mean), var.push_back(s.var), min.push_back(s.min), max.push_back(s.max), lo.push_back(s.lo), hi.push_back(s.hi);
+    bins.insert(bins.end(), s.bins.begin(), s.bins.end());
+  }
+  py::dict d;
+  for (auto [name, x] : {std::pair{"count", &count}, {"failed", &failed}, {"nan", &nan}, {"under", &under}, {"over", &over}})
+    d[name] = take(std::move(*x), shape);
+  for (auto [name, x] : {std::pair{"mean", &mean}, {"var", &var}, {"min", &min}, {"max", &max}, {"lo", &lo}, {"hi", &hi}})
+    d[name] = take(std::move(*x), shape);
+  shape.push_back(v.empty() ? 0 : v[0].bins.size());
+  d["bins"] = take(std::move(bins), shape);
+  return d;
+}
+
+/// lb.statistics' core: lb::statistics (ensemble/statistics.hpp) of an output's observables at each
+/// sample (k, q, n) and over its hit records (h, q), from the members whose status is ok.
+py::dict statistics(const py::array_t<double, py::array::c_style>& obs, const py::array_t<std::uint8_t, py::array::c_style>& status,
+                    const py::array_t<long, py::array::c_style>& hit_member, const py::array_t<double, py::array::c_style>& hit_obs,
+                    int bins, std::optional<double> lo, std::optional<double> hi, int threads) {
+  if (obs.ndim() != 3 || status.ndim() != 1 || obs.shape(2) != status.shape(0))
+    throw py::value_error("output: expected samples/observables (samples, observables, members) and final/status (members)");
+  if (bins < 1) throw py::value_error("bins: expected an integer >= 1, got " + std::to_string(bins));
+  if (lo.has_value() != hi.has_value() || (lo && !(*lo < *hi)))
+    throw py::value_error("lo, hi: give both, with lo < hi, or neither (the range of the values)");
+  lb::EnsembleOutput<double> o;
+  o.size = std::size_t(status.shape(0));
+  o.samples = int(obs.shape(0));
+  o.nobs = int(obs.shape(1));
+  o.sample_obs.assign(obs.data(), obs.data() + obs.size());
+  o.status.assign(status.data(), status.data() + status.size());
+  for (py::ssize_t j = 0; j < hit_member.size(); ++j) {
+    if (hit_member.data()[j] < 0 || std::size_t(hit_member.data()[j]) >= o.size) throw py::value_error("hits/member: out of range");
+    o.hit_member.push_back(std::size_t(hit_member.data()[j]));
+  }
+  o.hit_obs.assign(hit_obs.data(), hit_obs.data() + hit_obs.size());
+  lb::EnsembleStatistics s;
+  {
+    py::gil_scoped_release nogil;
+    s = lb::statistics(o, {lb::Binning{bins, lo, hi}}, threads);
+  }
+  py::dict d;
+  d["samples"] = stats_arrays(s.at, {std::uint64_t(o.samples), std::uint64_t(o.nobs)});
+  d["hits"] = stats_arrays(s.hits, {std::uint64_t(o.nobs)});
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_liebatch, m) {
@@ -416,6 +469,8 @@ PYBIND11_MODULE(_liebatch, m) {
 
   m.def("solve", &solve, py::arg("config"), py::arg("poincare"), py::arg("y0"), py::arg("single"), py::arg("normalize"),
         py::arg("tolerance"), py::arg("device"), py::arg("threads"), py::arg("simd"), py::arg("progress"));
+  m.def("statistics", &statistics, py::arg("obs"), py::arg("status"), py::arg("hit_member"), py::arg("hit_obs"), py::arg("bins"),
+        py::arg("lo"), py::arg("hi"), py::arg("threads"));
   m.def("run_config", &run_config, py::arg("text"), py::arg("path"), py::arg("command"), py::arg("device"), py::arg("precision"),
         py::arg("threads"), py::arg("simd"), py::arg("batch"), py::arg("progress"));
 }

@@ -23,7 +23,7 @@ from ._liebatch import __version__
 
 __all__ = [
     "Model", "Output", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
-    "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable",
+    "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable", "statistics",
 ]
 
 # --- Errors: the command line's messages name a config's JSON path; a Python call names its argument.
@@ -429,6 +429,26 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
             if k in arrays:
                 arrays[k] = arrays[k].astype(np.float32)
     return Output(arrays, attrs)
+
+
+def statistics(out, bins=32, lo=None, hi=None, threads=0):
+    """Statistics of an output's observables (ensemble/statistics.hpp) from the members that ended ok:
+    {"samples": {field: (samples, observables)}, "hits": {field: (observables,)}}, fields count,
+    failed, nan, mean, var (unbiased), min, max, lo, hi, under, over, and bins (a histogram of `bins`
+    equal bins over [lo, hi), or the values' [min, max]; its last axis). Bitwise independent of the
+    thread count and the order of the members."""
+    if not isinstance(out, Output):
+        raise TypeError(f"out: expected a liebatch.Output, got {type(out).__name__}")
+    if "samples/observables" not in out:
+        raise ValueError("out: it has no samples/observables (samples=0)")
+    obs = np.ascontiguousarray(out["samples/observables"], dtype=np.float64)
+    nobs = obs.shape[1]
+    member = np.ascontiguousarray(out["hits/member"] if "hits/member" in out else np.zeros(0), dtype=np.int64)
+    hit_obs = np.ascontiguousarray(out["hits/observables"] if "hits/observables" in out else np.zeros((0, nobs)), dtype=np.float64)
+    lo = None if lo is None else _finite("lo", lo)
+    hi = None if hi is None else _finite("hi", hi)
+    return _liebatch.statistics(obs, np.ascontiguousarray(out["final/status"], dtype=np.uint8), member, hit_obs, int(bins), lo, hi,
+                                int(threads))
 
 
 def run_config(config, command="run", device="auto", precision="double", threads=0, simd=True, batch=0, progress=None):

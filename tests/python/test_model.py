@@ -44,3 +44,22 @@ def test_energy_levels_are_reached_where_the_potential_allows():
     assert np.allclose(r.samples.obs[0, energy], 40.0, atol=1e-12, rtol=0)
     _, reachable = chain.on_energy_level(chain.initial, -1e3)  # below the potential's minimum
     assert not reachable
+
+
+def test_statistics_agree_with_numpy_over_the_members_that_ended_ok():
+    top = lb.model("heavy_top", preset="bruls_cardona", mass=lb.linspace(10, 20, 200))
+    y0 = np.repeat(top.initial[None, :], 200, axis=0)
+    y0[7, :3] = 1e300  # fails at once: left out, counted
+    r = lb.solve(top, y0, t=(0, 0.1), h=1e-3, samples=5)
+    assert r.samples.obs.shape[1] >= 2
+    s = lb.statistics(r, bins=8)["samples"]
+    ok = np.array([n == "ok" for n in r.final.status_names()])
+    assert ok.sum() == 199
+    x = r.samples.obs[:, :, ok]
+    assert (s["count"] == 199).all() and (s["failed"] == 1).all()
+    assert np.allclose(s["mean"], x.mean(axis=2), rtol=1e-14, atol=0)
+    # Where every member has the same value (the energy at t0: X.Gamma = 0, so the mass drops out) the
+    # library's variance is 0 and numpy's a rounding error of the mean's square.
+    assert (np.abs(s["var"] - x.var(axis=2, ddof=1)) <= 1e-12 * x.var(axis=2, ddof=1) + 1e-14 * s["mean"] ** 2).all()
+    assert np.array_equal(s["min"], x.min(axis=2)) and np.array_equal(s["max"], x.max(axis=2))
+    assert s["bins"].shape == (5, r.samples.obs.shape[1], 8) and (s["bins"].sum(axis=2) == 199).all()
