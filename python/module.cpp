@@ -13,6 +13,8 @@
 #include <optional>
 #include <thread>
 
+#include <dlfcn.h>
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -21,6 +23,7 @@
 #include "cli/commands/progress.hpp"
 #include "cli/models/gpu_run.hpp"
 #include "cli/models/methods.hpp"
+#include "cli/models/plugin.hpp"
 #include "cli/models/registry.hpp"
 #include <liebatch/ensemble/device.hpp>
 #include <liebatch/ensemble/statistics.hpp>
@@ -77,56 +80,54 @@ template <class Work> void run_in_thread(Work&& work, const py::object& progress
     finished = true;
     cv.notify_one();
   });
+  // However this function is left, the run's thread is joined first (it uses the locals above;
+  // an exception stops the run), with the GIL released so that its end never waits on Python.
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      py::gil_scoped_release nogil;
+      t.join();
+    }
+  } join{worker};
   const bool bar = py::isinstance<py::bool_>(progress) && progress.cast<bool>();
   const bool call = !progress.is_none() && !py::isinstance<py::bool_>(progress);
   Progress shown(label, !bar);
   auto last = std::chrono::steady_clock::now();
-  bool interrupted = false;
-  std::exception_ptr callback_error;
-  for (;;) {
-    {
-      py::gil_scoped_release nogil;
-      std::unique_lock<std::mutex> lock(m);
-      if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
-    }
-    if (PyErr_CheckSignals() != 0) {
-      interrupted = true;
-      break;
-    }
-    shown(done.load());
-    const auto now = std::chrono::steady_clock::now();
-    if (call && now - last >= std::chrono::milliseconds(100)) {
-      last = now;
-      try {
-        progress(done.load());
-      } catch (py::error_already_set&) {  // the callable raised: stop the run, then re-raise it
-        callback_error = std::current_exception();
-        break;
+  try {
+    for (;;) {
+      {
+        py::gil_scoped_release nogil;
+        std::unique_lock<std::mutex> lock(m);
+        if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
+      }
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // KeyboardInterrupt
+      shown(done.load());
+      const auto now = std::chrono::steady_clock::now();
+      if (call && now - last >= std::chrono::milliseconds(100)) {
+        last = now;
+        progress(done.load());  // a callable that raises stops the run, and its error is raised
       }
     }
+  } catch (...) {
+    stop = true;  // the Join above waits for the run's current leg
+    throw;
   }
-  if (interrupted || callback_error) stop = true;
-  {
-    py::gil_scoped_release nogil;
-    worker.join();
-  }
-  shown.finish();
-  if (interrupted) throw py::error_already_set();  // KeyboardInterrupt, set by PyErr_CheckSignals
-  if (callback_error) std::rethrow_exception(callback_error);
   if (error) std::rethrow_exception(error);
+  shown(1.0);
+  if (call) progress(1.0);  // the end, always reported
 }
 
-/// Pauses often enough for Ctrl-C to stop a run soon (RunOptions::stop takes effect at the next
-/// block of members, a block runs to its chunk's end): chunks of about 2000 fixed steps, or 1/200
-/// of an adaptive run's span. A chunk gathers at most 1/16 of the samples too: the engine holds a
-/// chunk's samples for every member beside the whole output it returns (in one batch), so they
-/// stay under a tenth of it. Pauses never alter a step (engine.hpp): the results are the command
-/// line's, bitwise.
-void short_chunks(RunSpec& s) {
+/// Pauses often enough for Ctrl-C to stop a run soon (RunOptions::stop takes effect at the end of
+/// a leg): legs of about 2000 fixed steps, or 1/200 of an adaptive run's span. Legs change no
+/// result, bitwise (ChunkPlan), and leave the chunks as the command line's, so that a section keeps
+/// as many hits (max_hits counts per member and chunk). Without a section, a chunk also gathers at
+/// most 1/16 of the samples: the engine holds a chunk's samples for every member beside the whole
+/// output it returns (in one batch), so they stay under a tenth of it.
+void short_legs(RunSpec& s, bool section) {
   const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
-  s.chunks = int(std::clamp(std::ceil(steps / 2000), 20.0, 1e5));
-  const double k = s.samples - 1;
-  if (k > 0) s.samples_per_chunk = int(std::clamp(std::min(std::floor(2000 * k / steps), std::floor(k / 16)), 1.0, 64.0));
+  if (s.samples > 1 && !section) s.samples_per_chunk = std::clamp((s.samples - 1) / 16, 1, s.samples_per_chunk);
+  const int chunks = s.samples > 0 ? (s.samples - 1 + s.samples_per_chunk - 1) / s.samples_per_chunk : s.chunks;  // as ChunkPlan
+  s.pauses = int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
 }
 
 /// A number for a message: "1.23e-08".
@@ -144,11 +145,16 @@ std::size_t rows(const py::array_t<double, py::array::c_style>& a, int cols, con
   return std::size_t(a.shape(0));
 }
 
-/// A model from the "model" object of a config, as JSON text.
-std::shared_ptr<ModelRunner> model_of(const std::string& json) {
-  const auto j = nlohmann::json::parse(json);
+/// A model from the "model" object of a config and its "parameter_sampler" ("" : none), as JSON text.
+std::shared_ptr<ModelRunner> model_of(const std::string& model, const std::string& sampler) {
+  const auto j = nlohmann::json::parse(model);
   Node n(j, "/model");
-  return make_model(n);
+  auto r = make_model(n);
+  if (!sampler.empty()) {
+    const auto ps = nlohmann::json::parse(sampler);
+    r->set_rule(read_sampler(Node(ps, "/parameter_sampler"), *r), 1);
+  }
+  return r;
 }
 
 /// lb.solve's core: the config (without initial states) read as `liebatch run|poincare` reads
@@ -185,7 +191,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   s.gpu = where.gpu;
   s.threads = threads;
   s.simd = simd;
-  short_chunks(s);
+  short_legs(s, poincare);
   s.y0.assign(std::size_t(dim) * n, 0.0);
   std::vector<double> y(static_cast<std::size_t>(dim));
   const auto in = y0.unchecked<2>();
@@ -262,10 +268,16 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
     put("hits/index", std::vector<long>(o.hit_index.begin(), o.hit_index.end()), {H});
     put("hits/t", std::move(o.hit_t), {H});
     put("hits/y", std::move(o.hit_y), {H, D});
-    put("hits/observables", std::move(o.hit_obs), {H, Q});
+    put("hits/observables", std::move(o.hit_obs), Q > 0 ? Sink::Dims{H, Q} : Sink::Dims{H});  // as create_rows
     put("hits/count", std::move(o.hits), {N});
     put("hits/lost", std::move(o.lost_hits), {N});
     put("hits/suspected_pairs", std::move(o.suspects), {N});
+  }
+  {  // the attributes the command line's arrays carry
+    MemorySink w(std::shared_ptr<MemoryStore>(&store, [](MemoryStore*) {}));
+    describe_status(w);
+    if (store.arrays.count("final/newton_mean")) describe_newton(w);
+    w.attr("batches", 1.0);
   }
   store.attrs[""]["ran_on"] = o.device;
   store.attrs[""]["run_seconds"] = seconds;
@@ -284,20 +296,21 @@ py::tuple run_config(const std::string& text, const std::string& path, const std
   o.threads = threads;
   o.simd = simd;
   o.batch = batch;
-  o.quiet = progress.is_none() || (py::isinstance<py::bool_>(progress) && !progress.cast<bool>());
+  o.quiet = !(py::isinstance<py::bool_>(progress) && progress.cast<bool>());  // the command's summary with the bar
   o.plot = false;
   o.command_line = "lb.run_config(" + path + ", " + cmd + ")";
   o.memory = std::make_shared<MemoryStore>();
   int status = 0;
   run_in_thread(
-      [&](std::atomic<bool>& stop, std::atomic<double>&) {
+      [&](std::atomic<bool>& stop, std::atomic<double>& done) {
         o.stop = &stop;
+        o.progress = [&done](double f) { done = f; };
         status = cmd == "run"        ? run_command(o)
                  : cmd == "poincare" ? poincare_command(o)
                  : cmd == "converge" ? converge_command(o)
                                      : validate_command(o);
       },
-      py::none(), cmd.c_str());
+      progress, cmd.c_str());
   py::tuple t = to_python(std::move(*o.memory));
   return py::make_tuple(t[0], t[1], status);
 }
@@ -328,6 +341,8 @@ py::dict statistics(const py::array_t<double, py::array::c_style>& obs, const py
                     int bins, std::optional<double> lo, std::optional<double> hi, int threads) {
   if (obs.ndim() != 3 || status.ndim() != 1 || obs.shape(2) != status.shape(0))
     throw py::value_error("output: expected samples/observables (samples, observables, members) and final/status (members)");
+  if (hit_member.ndim() != 1 || hit_obs.ndim() != 2 || hit_obs.shape(0) != hit_member.shape(0) || hit_obs.shape(1) != obs.shape(1))
+    throw py::value_error("output: expected hits/member (hits) and hits/observables (hits, observables) of the same hits");
   if (bins < 1) throw py::value_error("bins: expected an integer >= 1, got " + std::to_string(bins));
   if (lo.has_value() != hi.has_value() || (lo && !(*lo < *hi)))
     throw py::value_error("lo, hi: give both, with lo < hi, or neither (the range of the values)");
@@ -358,11 +373,19 @@ py::dict statistics(const py::array_t<double, py::array::c_style>& obs, const py
 PYBIND11_MODULE(_liebatch, m) {
   m.doc() = "liebatch's binding: the command line's models, methods, checks and commands (use the package liebatch)";
   m.attr("__version__") = LIEBATCH_VERSION;
+  // A user's model compiled at run time links against the command's code in this module: Python
+  // opened it with RTLD_LOCAL, so it is made global for the plugins it loads (cli/models/plugins.cpp).
+  if (Dl_info self; dladdr(reinterpret_cast<void*>(&solve), &self) != 0 && self.dli_fname)
+    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
   // The command line's classes of error: a bad config (exit 2) is a ValueError naming the key, a
-  // file error (exit 3) an OSError, a run ended by Ctrl-C a KeyboardInterrupt.
+  // model that does not compile a CompileError (a ValueError), a file error (exit 3) an OSError,
+  // a run ended by Ctrl-C a KeyboardInterrupt.
+  static py::exception<CompileError> compile_error(m, "CompileError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const CompileError& e) {
+      compile_error(e.what());
     } catch (const ConfigError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const IoError& e) {
@@ -388,11 +411,12 @@ PYBIND11_MODULE(_liebatch, m) {
                         py::arg("gpu") = std::find(gpu.begin(), gpu.end(), x.name) != gpu.end()));
     return v;
   });
+  m.def("plugin_cache", &plugin_cache, "where compiled user models are cached");
   m.def(
       "gpu_unavailable", [] { return lb::gpu_unavailable_reason(); }, "why the GPU cannot run here (\"\" when it can)");
 
   py::class_<ModelRunner, std::shared_ptr<ModelRunner>>(m, "Model", "a model of the command line, from a config's \"model\" object")
-      .def(py::init(&model_of), py::arg("json"))
+      .def(py::init(&model_of), py::arg("json"), py::arg("sampler"))
       .def_property_readonly("name", &ModelRunner::name)
       .def_property_readonly("dim", &ModelRunner::dim)
       .def_property_readonly("algebra_dim", &ModelRunner::algebra_dim)
@@ -407,13 +431,12 @@ PYBIND11_MODULE(_liebatch, m) {
       .def("gpu_missing", &ModelRunner::gpu_missing)
       .def(
           "parameters",
-          [](ModelRunner& r, std::size_t members, std::uint64_t seed, const std::string& kind) {
-            lb::UnitSampler u = r.rule().sampler;
-            u.seed = seed;
-            u.kind = kind == "sobol" ? lb::SamplerKind::sobol : lb::SamplerKind::box;
+          [](ModelRunner& r, std::size_t members) {
             const std::size_t g = r.rule().grid();
-            if (members % g != 0) throw py::value_error("members: expected a multiple of the grid's " + std::to_string(g) + " points");
-            r.set_rule(u, members / g);
+            if (members == 0 || members % g != 0)
+              throw py::value_error("members: expected a positive multiple of the grid's " + std::to_string(g) + " points, got " +
+                                    std::to_string(members));
+            r.set_rule(r.rule().sampler, members / g);
             auto v = r.member_parameters(0, members);
             const auto keys = r.varied_parameters();
             py::dict d;
@@ -422,7 +445,7 @@ PYBIND11_MODULE(_liebatch, m) {
                   take(std::move(v[p]), keys[p].second == 1 ? Sink::Dims{members} : Sink::Dims{std::uint64_t(keys[p].second), members});
             return d;
           },
-          py::arg("members"), py::arg("seed"), py::arg("sampler"), "each member's varied parameters")
+          py::arg("members"), "each member's varied parameters, drawn by the model's sampler")
       .def(
           "defect",
           [](const ModelRunner& r, const py::array_t<double, py::array::c_style>& y) {

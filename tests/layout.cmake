@@ -25,7 +25,7 @@ set(floor_1 config.hpp scalar.hpp pack.hpp vec.hpp mat3.hpp dual.hpp double_word
             series.hpp series_refined.hpp dexpinv_series.hpp)
 set(floor_2 so3.hpp se3.hpp rn.hpp)
 set(floor_3 homogeneous_space.hpp group_space.hpp sphere.hpp tangent_sphere.hpp coadjoint.hpp
-            product.hpp model.hpp constrained_model.hpp constrained_system.hpp)
+            product.hpp model.hpp model_parameters.hpp constrained_model.hpp constrained_system.hpp)
 set(floor_detail 1)
 set(floor_models 4)
 set(floor_methods 5)

@@ -67,6 +67,24 @@ TEST(EnsembleCpu, ChunkedAndUnchunkedRunsAreIdentical) {
   expect_identical(fixed, lb::run_cpu<rkmk4>(e, o));
 }
 
+TEST(EnsembleCpu, PausesWithinChunksChangeNoResult) {
+  auto e = lbtest::heavy_top_ensemble(200);
+  e.samples = 7;
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.samples_per_chunk = 4;
+  const Out whole = lb::run_cpu<rkmk54>(e, o);
+  o.pauses = 9;
+  expect_identical(whole, lb::run_cpu<rkmk54>(e, o));
+  e.samples = 0;
+  o.adaptive = false;
+  e.control.v[0].h = 0.013;
+  o.pauses = 1;
+  const Out fixed = lb::run_cpu<rkmk4>(e, o);
+  o.pauses = 50;  // legs shorter than a step: most members pass some pauses without a step
+  expect_identical(fixed, lb::run_cpu<rkmk4>(e, o));
+}
+
 TEST(EnsembleCpu, FixedStepSamplesAreTheDirectIntegrationsToEachSampleTime) {
   auto e = lbtest::heavy_top_ensemble(50);
   e.samples = 9;                 // Δ = 1/8 = 8h: samples fall on the step grid

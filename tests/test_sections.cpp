@@ -277,6 +277,12 @@ TEST(SectionsEnsemble, OverflowIsCountedNeverSilent) {
   for (long h : flushed.hits) all += h;
   EXPECT_EQ(long(flushed.hit_t.size()), all);
   EXPECT_EQ(one.total_lost_hits() + long(one.hit_t.size()), all);  // the same crossings, kept or counted
+  o.chunks = 1;
+  o.pauses = 20;  // pauses are not flushes: the budget stays 2 per member and chunk
+  const auto paused = lb::run_cpu<lb::methods::rkmk54>(e, o, plane);
+  EXPECT_EQ(paused.lost_hits, one.lost_hits);
+  EXPECT_EQ(paused.hit_t, one.hit_t);
+  EXPECT_EQ(paused.hit_y, one.hit_y);
 }
 
 TEST(SectionsEnsemble, RecordsAreIndependentOfThreadsAndChunks) {

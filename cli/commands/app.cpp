@@ -50,6 +50,10 @@ int cli_main(int argc, const char* const* argv) {
   auto* list = app.add_subcommand("list", "models (with parameters), methods, presets");
   std::string what = "all";
   list->add_option("what", what, "models | methods | presets | all")->check(CLI::IsMember({"models", "methods", "presets", "all"}));
+  UserModelArgs user;
+  list->add_option("--source", user.source, "models: only the user's model in this header (compiled if not cached)");
+  list->add_option("--type", user.type, "with --source: the model's class template");
+  list->add_option("--methods", user.methods, "with --source: the methods it is compiled for (default rkmk4 rkmk54)");
 
   try {
     app.parse(argc, argv);
@@ -68,7 +72,7 @@ int cli_main(int argc, const char* const* argv) {
     if (*poincare) return poincare_command(o);
     if (*converge) return converge_command(o);
     if (*validate) return validate_command(o);
-    return list_command(what);
+    return list_command(what, user);
   } catch (const ConfigError& e) {
     std::cerr << "liebatch: " << e.what() << "\n";
     return bad_input;

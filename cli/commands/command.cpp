@@ -211,6 +211,17 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   }
 }
 
+void describe_status(Sink& w) {
+  std::string values;
+  for (int s = 0; s < status_count; ++s) values += (s ? ", " : "") + std::to_string(s) + " " + status_name(std::uint8_t(s));
+  w.attr("final/status", "values", values);
+}
+
+void describe_newton(Sink& w) {
+  w.attr("final/newton_mean", "meaning", "Newton iterations per step attempt");
+  w.attr("final/newton_max", "meaning", "most Newton iterations in one step attempt");
+}
+
 double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive) {
   const bool failed = !adaptive && o.status[i] == std::uint8_t(Status::nonlinear_solve_failed);
   const long attempts = o.steps[i] + o.rejected[i] + (failed ? 1 : 0);
@@ -230,9 +241,7 @@ MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
   w.create("final/steps", K::i64, {n});
   w.create("final/rejected", K::i64, {n});
   w.create("final/status", K::u8, {n});
-  std::string values;
-  for (int s = 0; s < status_count; ++s) values += (s ? ", " : "") + std::to_string(s) + " " + status_name(std::uint8_t(s));
-  w.attr("final/status", "values", values);
+  describe_status(w);
   if (k > 0) {
     w.create("samples/t", K::f64, {k, n});
     w.create("samples/y", K::f64, {k, d, n});
@@ -270,8 +279,7 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
       newton_ = true;
       w_.create("final/newton_mean", K::f64, {n_});
       w_.create("final/newton_max", K::i64, {n_});
-      w_.attr("final/newton_mean", "meaning", "Newton iterations per step attempt");
-      w_.attr("final/newton_max", "meaning", "most Newton iterations in one step attempt");
+      describe_newton(w_);
     }
     std::vector<double> mean(o.size);
     for (std::size_t i = 0; i < o.size; ++i) mean[i] = newton_mean(o, i, adaptive_);

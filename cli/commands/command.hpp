@@ -62,6 +62,11 @@ class MemberArrays {
   std::uint64_t n_;
 };
 
+/// The attributes that say what arrays hold: final/status's values; the meaning of an implicit
+/// method's final/newton_mean and final/newton_max.
+void describe_status(Sink& w);
+void describe_newton(Sink& w);
+
 /// Member i's Newton iterations per step attempt (an implicit method's run): the failed attempt
 /// that ends a fixed-step member counts as one.
 double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive);

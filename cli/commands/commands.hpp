@@ -2,8 +2,10 @@
 // ConfigError (exit 2), IoError (exit 3) or other exceptions (exit 4) and reported by main.
 #pragma once
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace lb::cli {
 
@@ -26,11 +28,12 @@ struct Options {
   std::string command_line;          ///< recorded in the output
   /// A caller in the same process (Python's run_config): the config's text where it is not read
   /// from `config` (which then only gives the directory relative names start from); the output
-  /// kept in `memory` instead of a file, with no CSV or plot; and a flag that stops the runs
-  /// (RunOptions::stop).
+  /// kept in `memory` instead of a file, with no CSV or plot; a flag that stops the runs
+  /// (RunOptions::stop); `progress` gets the fraction done in place of the bar on stderr.
   std::string config_text;
   std::shared_ptr<MemoryStore> memory;
   const std::atomic<bool>* stop = nullptr;
+  std::function<void(double)> progress;
 };
 
 /// The whole command line: parses argv, runs the subcommand, reports errors; returns the exit status.
@@ -40,6 +43,11 @@ int run_command(const Options& o);       ///< liebatch run
 int poincare_command(const Options& o);  ///< liebatch poincare
 int converge_command(const Options& o);  ///< liebatch converge
 int validate_command(const Options& o);  ///< liebatch validate
-int list_command(const std::string& what);
+/// `liebatch list models --source header --type T [--methods ...]`: a user's model.
+struct UserModelArgs {
+  std::string source, type;
+  std::vector<std::string> methods{"rkmk4", "rkmk54"};
+};
+int list_command(const std::string& what, const UserModelArgs& user = {});
 
 }  // namespace lb::cli

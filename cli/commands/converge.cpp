@@ -77,7 +77,7 @@ int converge_command(const Options& opt) {
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
               << " h = " << cs.ref_h << "; device " << where.text << "\n";
   std::vector<Series> series;
-  Progress progress("converge", opt.quiet);
+  Progress progress("converge", opt.quiet, opt.progress);
   std::ostringstream report;  // printed after the progress line
   Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
   for (std::size_t m = 0; m < nm; ++m) {

@@ -5,11 +5,18 @@
 #include "cli/commands/commands.hpp"
 #include "cli/models/gpu_run.hpp"
 #include "cli/models/methods.hpp"
+#include "cli/models/plugin.hpp"
 #include "cli/models/registry.hpp"
 
 namespace lb::cli {
 
-int list_command(const std::string& what) {
+int list_command(const std::string& what, const UserModelArgs& user) {
+  if (!user.source.empty() || !user.type.empty()) {
+    if (user.source.empty() || user.type.empty() || (what != "models" && what != "all"))
+      throw ConfigError("list: --source and --type go together, with `list models`");
+    std::cout << describe(user_model(user.source, user.type, user.methods, "(list --source)"));
+    return ok;
+  }
   if (what == "models" || what == "all") std::cout << describe_models();
   if (what == "methods" || what == "all") {
     const auto gpu = gpu_methods();

@@ -1,10 +1,11 @@
 // Progress of a long run on stderr: fraction done, elapsed time and ETA, redrawn in place at most
 // every 0.1 s; silent for the first 0.25 s (quick steps print nothing), when stderr is not a
-// terminal, or with --quiet.
+// terminal, or with --quiet. A caller in the same process may take the fraction instead.
 #pragma once
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include <unistd.h>
@@ -13,12 +14,15 @@ namespace lb::cli {
 
 class Progress {
  public:
-  Progress(std::string label, bool quiet) : label_(std::move(label)), on_(!quiet && ::isatty(2)) {}
+  /// With `report`, each fraction goes to it and nothing is drawn.
+  Progress(std::string label, bool quiet, std::function<void(double)> report = {})
+      : label_(std::move(label)), report_(std::move(report)), on_(!quiet && !report_ && ::isatty(2)) {}
   ~Progress() { finish(); }
   /// done ∈ [0, 1]: the fraction of the work done (shown never decreasing).
   void operator()(double done) {
-    if (!on_) return;
     done_ = std::max(done_, std::min(done, 1.0));
+    if (report_) report_(done_);
+    if (!on_) return;
     const auto now = Clock::now();
     const double s = std::chrono::duration<double>(now - start_).count();
     if (s < 0.25 || (now - drawn_at_ < std::chrono::milliseconds(100) && done_ < 1)) return;
@@ -38,6 +42,7 @@ class Progress {
  private:
   using Clock = std::chrono::steady_clock;
   std::string label_;
+  std::function<void(double)> report_;
   bool on_, drawn_ = false;
   double done_ = 0;
   Clock::time_point start_ = Clock::now(), drawn_at_{};

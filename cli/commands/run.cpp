@@ -68,7 +68,7 @@ int ensemble_command(const Options& opt, Command c) {
   write_header(w, st, opt, poincare ? "poincare" : "run", where.text);
   MemberArrays sink(w, st, poincare);
   const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), false);
-  Progress progress(poincare ? "poincare" : "run", opt.quiet);
+  Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress);
   std::vector<std::uint8_t> status;
   long steps = 0, rejected = 0, hits = 0, lost = 0;
   // An implicit method's Newton iterations: members' means (their mean and largest), most in one step.

@@ -455,13 +455,26 @@ void check_resolution(const Study& st, Command c) {
 
 }  // namespace
 
+UnitSampler read_sampler(Node ps, const ModelRunner& model) {
+  UnitSampler draws;
+  const std::size_t n = model.rule().draws.size();
+  if (n == 0) Node::fail(ps.path(), "no model parameter is drawn from a distribution (uniform, normal, lognormal)");
+  draws.kind = ps.choice("kind", {"box", "sobol"}, "box") == "sobol" ? SamplerKind::sobol : SamplerKind::box;
+  draws.seed = std::uint64_t(ps.integer("seed", 0, std::numeric_limits<long>::max(), 0));
+  if (draws.kind == SamplerKind::sobol && n > std::size_t(sobol_max_dim))
+    Node::fail(ps.at("kind"), "sobol supports at most " + std::to_string(sobol_max_dim) + " dimensions; " + std::to_string(n) +
+                                  " parameters are drawn (use box)");
+  ps.finish();
+  return draws;
+}
+
 Study read_study(const std::string& text, Command cmd, const std::string& base_dir, bool single) {
   Study st;
   st.run.single = single;
   st.config = parse_config(text);
   Node root(st.config, "");
   Node model = root.object("model");
-  st.model = make_model(model);
+  st.model = make_model(model, base_dir);
   auto& r = st.run;
 
   Node time = root.object("time");
@@ -523,18 +536,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     step.finish();
   }
 
-  UnitSampler draws;  // of the per-member parameters drawn from distributions
-  if (root.has("parameter_sampler")) {
-    Node ps = root.object("parameter_sampler");
-    const std::size_t n = st.model->rule().draws.size();
-    if (n == 0) Node::fail(ps.path(), "no model parameter is drawn from a distribution (uniform, normal, lognormal)");
-    draws.kind = ps.choice("kind", {"box", "sobol"}, "box") == "sobol" ? SamplerKind::sobol : SamplerKind::box;
-    draws.seed = std::uint64_t(ps.integer("seed", 0, std::numeric_limits<long>::max(), 0));
-    if (draws.kind == SamplerKind::sobol && n > std::size_t(sobol_max_dim))
-      Node::fail(ps.at("kind"), "sobol supports at most " + std::to_string(sobol_max_dim) + " dimensions; " + std::to_string(n) +
-                                    " parameters are drawn (use box)");
-    ps.finish();
-  }
+  const UnitSampler draws = root.has("parameter_sampler") ? read_sampler(root.object("parameter_sampler"), *st.model) : UnitSampler{};
   if (root.has("initial")) {
     Node init = root.object("initial");
     read_initial(&init, st, base_dir);

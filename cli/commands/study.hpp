@@ -10,6 +10,7 @@
 
 #include <liebatch/sampling/unit_sampler.hpp>
 
+#include "cli/config/config_node.hpp"
 #include "cli/models/model_runner.hpp"
 
 namespace lb::cli {
@@ -64,6 +65,10 @@ struct Study {
 
 /// What a command needs from the config beyond the common part.
 enum class Command { run, poincare, converge, validate };
+
+/// The config's "parameter_sampler" object for `model`'s drawn parameters (kind box or sobol, a
+/// seed): refused where no parameter is drawn, or sobol draws more dimensions than it has.
+UnitSampler read_sampler(Node ps, const ModelRunner& model);
 
 /// Reads and checks the config text, for a run in float where `single`; `base_dir` resolves
 /// relative file names.

@@ -70,7 +70,7 @@ int validate_command(const Options& opt) {
   std::vector<std::vector<double>> diffs(names.size());
   long status_mismatch = 0, max_steps = 1, not_ok = 0;
   std::string reference_device;
-  Progress progress("validate", opt.quiet);
+  Progress progress("validate", opt.quiet, opt.progress);
   for (std::size_t i0 = 0; i0 < n; i0 += batch) {
     RunSpec s = st.run;
     s.size = std::min(batch, n - i0);

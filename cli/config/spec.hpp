@@ -45,6 +45,7 @@ struct RunSpec {
   bool simd = true;  ///< CPU: packs of members in SIMD lanes
   int chunks = 20;   ///< RunOptions::chunks (runs without samples)
   int samples_per_chunk = 64;  ///< RunOptions::samples_per_chunk
+  int pauses = 1;              ///< RunOptions::pauses
   std::function<void(double)> progress;
   const std::atomic<bool>* stop = nullptr;  ///< RunOptions::stop
 };

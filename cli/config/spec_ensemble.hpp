@@ -49,6 +49,7 @@ inline RunOptions options_of(const RunSpec& s) {
   o.simd = s.simd;
   o.chunks = s.chunks;
   o.samples_per_chunk = s.samples_per_chunk;
+  o.pauses = s.pauses;
   o.progress = s.progress;
   o.stop = s.stop;
   return o;

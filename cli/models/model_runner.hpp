@@ -73,8 +73,10 @@ class ModelRunner {
   virtual RunResult run_extended(const RunSpec& s) const = 0;
 };
 
-/// The model named in the config's "model" object (with "name", "preset" and "parameters").
-std::unique_ptr<ModelRunner> make_model(Node& model);
+/// The model of the config's "model" object: a built-in one ("name", "preset") or a user's
+/// ("source", "type", "methods": cli/models/plugin.hpp, its source relative to base_dir), with
+/// its "parameters".
+std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir = ".");
 /// `liebatch list models`: every model with its parameters and presets.
 std::string describe_models();
 

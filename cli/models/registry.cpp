@@ -1,8 +1,11 @@
 // The list of command-line models and the factory that builds one from the config.
 #include "cli/models/registry.hpp"
 
+#include <filesystem>
 #include <optional>
 #include <sstream>
+
+#include "cli/models/plugin.hpp"
 
 namespace lb::cli {
 
@@ -20,15 +23,40 @@ const std::vector<ModelInfo>& models() {
   return v;
 }
 
-std::unique_ptr<ModelRunner> make_model(Node& model) {
-  const std::string name = model.string("name");
-  const ModelInfo* info = nullptr;
-  std::string all;
-  for (const auto& m : models()) {
-    if (m.name == name) info = &m;
-    all += (all.empty() ? "" : ", ") + m.name;
+/// A user's model: "source" (a header, relative to base_dir), "type" (its class template) and the
+/// "methods" to compile it for (default rkmk4 and rkmk54).
+const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
+  if (model.has("name")) Node::fail(model.at("name"), "a model has a \"name\" (built in) or a \"source\" (yours), not both");
+  if (model.has("preset")) Node::fail(model.at("preset"), "a user's model has no presets");
+  std::filesystem::path source = model.string("source");
+  if (source.is_relative()) source = std::filesystem::path(base_dir) / source;
+  const std::string type = model.string("type");
+  std::vector<std::string> methods{"rkmk4", "rkmk54"};
+  if (model.has("methods")) {
+    const auto& v = model.raw("methods");
+    if (!v.is_array() || v.empty()) Node::fail(model.at("methods"), "expected a non-empty array of method names", v);
+    methods.clear();
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (!v[k].is_string()) Node::fail(model.at("methods") + "/" + std::to_string(k), "expected a method's name", v[k]);
+      methods.push_back(v[k].get<std::string>());
+    }
   }
-  if (!info) Node::fail(model.at("name"), "unknown model '" + echo(name) + "'; expected one of " + all);
+  return user_model(source.string(), type, methods, model.path());
+}
+
+std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir) {
+  const ModelInfo* info = nullptr;
+  if (model.has("source")) {
+    info = &user_model_of(model, base_dir);
+  } else {
+    const std::string name = model.string("name");
+    std::string all;
+    for (const auto& m : models()) {
+      if (m.name == name) info = &m;
+      all += (all.empty() ? "" : ", ") + m.name;
+    }
+    if (!info) Node::fail(model.at("name"), "unknown model '" + echo(name) + "'; expected one of " + all + ", or a \"source\" of yours");
+  }
   const std::string preset = model.string("preset", "");
   check_preset(*info, preset);
   std::optional<Node> params;
@@ -38,17 +66,21 @@ std::unique_ptr<ModelRunner> make_model(Node& model) {
   return r;
 }
 
-std::string describe_models() {
+std::string describe(const ModelInfo& m) {
   std::ostringstream s;
-  for (const auto& m : models()) {
-    s << m.name << "\n  " << m.summary << "\n  state: " << m.state << "\n  parameters:\n";
-    for (const auto& p : m.parameters) s << "    " << p << "\n";
-    if (!m.presets.empty()) {
-      s << "  presets:\n";
-      for (const auto& p : m.presets) s << "    " << p << "\n";
-    }
+  s << m.name << "\n  " << m.summary << "\n  state: " << m.state << "\n  parameters:\n";
+  for (const auto& p : m.parameters) s << "    " << p << "\n";
+  if (!m.presets.empty()) {
+    s << "  presets:\n";
+    for (const auto& p : m.presets) s << "    " << p << "\n";
   }
   return s.str();
+}
+
+std::string describe_models() {
+  std::string s;
+  for (const auto& m : models()) s += describe(m);
+  return s;
 }
 
 }  // namespace lb::cli

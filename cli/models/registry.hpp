@@ -25,6 +25,9 @@ void add_pendulum_models(std::vector<ModelInfo>& v);
 void add_quadrotor_models(std::vector<ModelInfo>& v);
 void add_lorenz_models(std::vector<ModelInfo>& v);
 
+/// A model's name, summary, state, parameters and presets, as `list models` prints it.
+std::string describe(const ModelInfo& m);
+
 /// All models, in the order `list` prints them.
 const std::vector<ModelInfo>& models();
 

@@ -11,6 +11,7 @@ lists); results keep its HDF5 layout, member index last::
 See docs/python.md.
 """
 
+import hashlib
 import json
 import os
 import re
@@ -19,10 +20,10 @@ import tempfile
 import numpy as np
 
 from . import _liebatch
-from ._liebatch import __version__
+from ._liebatch import CompileError, __version__
 
 __all__ = [
-    "Model", "Output", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
+    "Model", "Output", "Source", "CompileError", "compile_model", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
     "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable", "statistics",
 ]
 
@@ -30,12 +31,16 @@ __all__ = [
 _ARGUMENTS = [
     (r"/model/parameters/([^:]*)", r"parameter \1"),
     (r"/model/preset", "preset"),
+    (r"/model/source", "source"),
+    (r"/model/type", "type"),
+    (r"/model/methods(/\d+)?", "methods"),
     (r"/model/name", "model name"),
     (r"/model", "model"),
     (r"/method", "method"),
     (r"/time/t[01]", "t"),
     (r"/time", "t"),
-    (r"/step/h0?", "h"),
+    (r"/step/h0", "h0"),
+    (r"/step/h", "h"),
     (r"/step/(atol|rtol|max_steps)", r"\1"),
     (r"/step/adaptive", "atol/rtol (adaptive steps)"),
     (r"/outputs/samples", "samples"),
@@ -78,32 +83,49 @@ def _call(f, *args):
 # --- Per-member parameters: a number, or one of these (the config's forms).
 def values(xs):
     """A sweep over the listed values."""
-    return {"values": [float(x) for x in np.asarray(xs, dtype=np.float64).ravel()]}
+    return {"values": [_finite("values", x) for x in np.asarray(xs, dtype=np.float64).ravel()]}
 
 
 def linspace(a, b, n):
     """A sweep over n points from a to b, as numpy.linspace."""
-    return {"linspace": [float(a), float(b), int(n)]}
+    return {"linspace": [_finite("linspace a", a), _finite("linspace b", b), int(n)]}
 
 
 def logspace(a, b, n):
     """A sweep over n points from 10**a to 10**b, as numpy.logspace."""
-    return {"logspace": [float(a), float(b), int(n)]}
+    return {"logspace": [_finite("logspace a", a), _finite("logspace b", b), int(n)]}
 
 
 def uniform(a, b):
     """Drawn per member, uniform on [a, b]."""
-    return {"uniform": [float(a), float(b)]}
+    return {"uniform": [_finite("uniform a", a), _finite("uniform b", b)]}
 
 
 def normal(mean, sd):
     """Drawn per member, normal."""
-    return {"normal": [float(mean), float(sd)]}
+    return {"normal": [_finite("normal mean", mean), _finite("normal sd", sd)]}
 
 
 def lognormal(mean, sd):
     """Drawn per member: exp of a normal with this mean and standard deviation."""
-    return {"lognormal": [float(mean), float(sd)]}
+    return {"lognormal": [_finite("lognormal mean", mean), _finite("lognormal sd", sd)]}
+
+
+def _json(x):
+    """x as JSON text; a NaN or infinity (which JSON cannot hold) is refused before it gets there."""
+    try:
+        return json.dumps(x, allow_nan=False)
+    except ValueError:
+        raise ValueError(f"expected finite numbers (JSON has no NaN or infinity), got {x!r}") from None
+
+
+def _progress(p):
+    """progress as the binding takes it: None, True/False (the bar), or a callable."""
+    if p is None or isinstance(p, (bool, np.bool_)):
+        return bool(p) if p is not None else None
+    if not callable(p):
+        raise TypeError(f"progress: expected True, False, None or a callable taking the fraction done, got {p!r}")
+    return p
 
 
 def _parameter(name, v):
@@ -120,17 +142,61 @@ def _parameter(name, v):
     return int(v) if isinstance(v, (int, np.integer)) else _finite(f"parameter {name}", v)
 
 
+class Source:
+    """A user's model: the class template `type` of a C++ header, compiled for `methods`
+    (lb.compile_model; docs/user-models.md). lb.model(source, **parameters) makes a Model of it."""
+
+    def __init__(self, path, type, methods):
+        self.path, self.type, self.methods = path, type, list(methods)
+
+    def __repr__(self):
+        return f"liebatch.Source({self.type} from {self.path!r} for {', '.join(self.methods)})"
+
+
+def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
+    """Compiles a model written as a C++ header, its text `cpp` or its file `path`, in which `type`
+    is the model's class template (the Model contract: space, f, parameters(), cast; see
+    docs/user-models.md), for `methods`, with the command line's own compiler and flags, into the
+    user's cache: a later call with the same text loads it (about a second). Returns a Source for
+    lb.model. A compile error raises lb.CompileError with the compiler's text, at the lines of
+    the header."""
+    if (cpp is None) == (path is None):
+        raise ValueError("cpp, path: give the header's text (cpp) or its file (path), one of them")
+    if not isinstance(type, str):
+        raise TypeError(f"type: expected the name of the model's class template, got {type!r}")
+    methods = [methods] if isinstance(methods, str) else list(methods)
+    if cpp is not None:
+        if not isinstance(cpp, str):
+            raise TypeError(f"cpp: expected the header's text, got {cpp.__class__.__name__}")
+        # The text into the cache, under its hash: the compiler's messages then name a file whose
+        # lines are the text's lines.
+        folder = os.path.join(_liebatch.plugin_cache(), "sources")
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        path = os.path.join(folder, hashlib.sha256(cpp.encode()).hexdigest()[:32] + ".hpp")
+        if not os.path.exists(path):
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".hpp", dir=folder)
+            with os.fdopen(fd, "w") as f:
+                f.write(cpp)
+            os.replace(tmp, path)
+    source = Source(os.path.abspath(os.fspath(path)), type, methods)
+    Model(source)  # compiled now, or loaded from the cache: its errors are raised here
+    return source
+
+
 class Model:
     """A model of the command line with its parameters: fixed, swept or drawn per member."""
 
     def __init__(self, name, preset=None, sampler=None, **parameters):
-        self.spec = {"name": name}
+        if isinstance(name, Source):
+            self.spec = {"source": name.path, "type": name.type, "methods": name.methods}
+        else:
+            self.spec = {"name": name}
         if preset is not None:
             self.spec["preset"] = preset
         if parameters:
             self.spec["parameters"] = {k: _parameter(k, v) for k, v in parameters.items()}
         self.sampler = _sampler(sampler)
-        self._m = _call(_liebatch.Model, json.dumps(self.spec))
+        self._m = _call(_liebatch.Model, _json(self.spec), _json(self.sampler) if self.sampler else "")
 
     name = property(lambda self: self._m.name)
     dim = property(lambda self: self._m.dim, doc="numbers per state")
@@ -147,8 +213,7 @@ class Model:
 
     def parameters(self, members=None):
         """Each member's values of the varied parameters: {key: (members,) or (size, members)}."""
-        s = self.sampler or {}
-        return self._m.parameters(self.grid if members is None else int(members), int(s.get("seed", 0)), s.get("kind", "box"))
+        return _call(self._m.parameters, self.grid if members is None else int(members))
 
     def _rows(self, y, f, *args):
         """f over the rows of y (and of args), for a state (dim,) or states (n, dim)."""
@@ -183,7 +248,7 @@ class Model:
 
 
 def model(name, preset=None, sampler=None, **parameters):
-    """A model by name (lb.models()), with a preset and parameters; a parameter may be a sweep (an
+    """A model by name (lb.models()) or a user's (an lb.Source, from lb.compile_model), with a preset and parameters; a parameter may be a sweep (an
     array, lb.linspace, ...) or a distribution (lb.normal, ...), drawn by `sampler` ({"kind": "box" |
     "sobol", "seed": n})."""
     return Model(name, preset=preset, sampler=sampler, **parameters)
@@ -422,8 +487,8 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
         if not isinstance(section, (Hyperplane, Stroboscopic)):
             raise TypeError(f"section: expected lb.Hyperplane or lb.Stroboscopic, got {type(section).__name__}")
         config["section"] = dict(section.json, max_hits=int(max_hits))
-    arrays, attrs = _call(_liebatch.solve, json.dumps(config), section is not None, a, single, bool(normalize),
-                          float(tolerance), device, int(threads), bool(simd), progress)
+    arrays, attrs = _call(_liebatch.solve, _json(config), section is not None, a, single, bool(normalize),
+                          _finite("tolerance", tolerance), device, int(threads), bool(simd), _progress(progress))
     if single:
         for k in _FLOAT_KEYS:
             if k in arrays:
@@ -445,6 +510,8 @@ def statistics(out, bins=32, lo=None, hi=None, threads=0):
     nobs = obs.shape[1]
     member = np.ascontiguousarray(out["hits/member"] if "hits/member" in out else np.zeros(0), dtype=np.int64)
     hit_obs = np.ascontiguousarray(out["hits/observables"] if "hits/observables" in out else np.zeros((0, nobs)), dtype=np.float64)
+    if nobs == 0:  # a model without observables: its rows of width 0 are stored as (0,)
+        hit_obs = np.zeros((len(member), 0))
     lo = None if lo is None else _finite("lo", lo)
     hi = None if hi is None else _finite("hi", hi)
     return _liebatch.statistics(obs, np.ascontiguousarray(out["final/status"], dtype=np.uint8), member, hit_obs, int(bins), lo, hi,
@@ -459,9 +526,9 @@ def run_config(config, command="run", device="auto", precision="double", threads
     if command not in ("run", "poincare", "converge", "validate"):
         raise ValueError(f"command: expected one of run, poincare, converge, validate, got {command!r}")
     if isinstance(config, dict):
-        text, path = json.dumps(config), ""
+        text, path = _json(config), ""
     else:
         text, path = "", os.fspath(config)
     arrays, attrs, status = _liebatch.run_config(text, path, command, device, precision, int(threads), bool(simd), int(batch),
-                                                 progress)
+                                                 _progress(progress))
     return Output(arrays, attrs, status)

@@ -51,18 +51,26 @@ def test_solve_equals_the_command_line(cli, name, spec, state, method):
     r = solve_as(cfg, out)
     assert set(out.final.status_names()) == {"ok"}, out.final.status_names()
     assert_same(r, out)
-    for k in ("model", "method", "precision", "parameters", "cpu_simd"):
+    for k in ("model", "method", "precision", "parameters", "cpu_simd", "batches"):
         assert r.attrs[""].get(k) == out.attrs[""].get(k), k
+    for where, attrs in out.attrs.items():  # what the arrays' attributes say (status values, Newton counts)
+        if where:
+            assert r.attrs.get(where) == attrs, where
 
 
-def test_poincare_hits_equal_the_command_line(cli):
+@pytest.mark.parametrize("max_hits,samples", [(16, 3), (2, 3), (2, 0)])
+def test_poincare_hits_equal_the_command_line(cli, max_hits, samples):
+    # With 2 kept per member and chunk some hits are lost: lb.solve must chunk as the command does.
     cfg, _ = config("heavy_top", {"parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}}, [1, 0, 0, 0, 0, 1], "rkmk54")
     cfg["time"]["t1"] = 20
+    cfg["outputs"]["samples"] = samples
     cfg["section"] = {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up",
-                      "condition": {"component": "Pi_z", "greater_than": 0}, "max_hits": 16}
+                      "condition": {"component": "Pi_z", "greater_than": 0}, "max_hits": max_hits}
     out = cli(cfg, "poincare")
-    r = solve_as(cfg, out, section=lb.Hyperplane("Gamma_x", 0, "up", where=("Pi_z", ">", 0)), max_hits=16)
-    assert len(r.hits.t) > 10
+    r = solve_as(cfg, out, section=lb.Hyperplane("Gamma_x", 0, "up", where=("Pi_z", ">", 0)), max_hits=max_hits)
+    assert len(r.hits.t) >= 10
+    if (max_hits, samples) == (2, 3):  # one chunk: most hits lost
+        assert out.hits.lost.sum() > 0
     assert_same(r, out)
 
 

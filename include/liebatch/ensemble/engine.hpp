@@ -146,18 +146,22 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       }
       if constexpr (sections) b.fill(found, 0L);
       const auto started = std::chrono::steady_clock::now();
-      // Within a long chunk, progress by members done (a backend that can tell, at most every 0.1 s).
-      auto last_tick = started;
-      auto tick = [&](std::size_t members_done) {
-        const auto now = std::chrono::steady_clock::now();
-        if (!opt.progress || now - last_tick < std::chrono::milliseconds(100)) return;
-        last_tick = now;
-        opt.progress((done_total + double(nb) * (double(c) + double(members_done) / double(nb)) / double(plan.chunks)) /
-                     double(n));
-      };
-      chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c, sv, section, hv}, opt.adaptive, tick);
-      b.synchronize("chunk kernel");
-      if (opt.stop && opt.stop->load()) throw Stopped();
+      const int legs = plan.pauses;
+      for (int p = 0; p < legs; ++p) {
+        const double at = double(c * legs + p) / double(plan.chunks * legs);  // of the batch, before this leg
+        // Within a long leg, progress by members done (a backend that can tell, at most every 0.1 s).
+        auto last_tick = std::chrono::steady_clock::now();
+        auto tick = [&](std::size_t members_done) {
+          const auto now = std::chrono::steady_clock::now();
+          if (!opt.progress || now - last_tick < std::chrono::milliseconds(100)) return;
+          last_tick = now;
+          opt.progress((done_total + double(nb) * (at + double(members_done) / double(nb) / double(plan.chunks * legs))) / double(n));
+        };
+        chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c * legs + p, sv, section, hv}, opt.adaptive, tick);
+        b.synchronize("chunk kernel");
+        if (opt.stop && opt.stop->load()) throw Stopped();
+        if (opt.progress && p < legs - 1) opt.progress((done_total + double(nb) * (at + 1.0 / double(plan.chunks * legs))) / double(n));
+      }
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
         b.kept_offsets(found, offset, hit_slots);
@@ -201,6 +205,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
         b.launch(nb, DoneMember<T>{B::raw(t), B::raw(status), t0.view, t1.view, B::raw(done)}, "done kernel");
         opt.progress((done_total + b.sum(done)) / double(n));
       }
+      // A launch after the check above (compact, done) may have been cut short by the stop.
+      if (opt.stop && opt.stop->load()) throw Stopped();
     }
     done_total += double(nb);
     for (int d = 0; d < dim; ++d) b.copy(y.begin() + d * nb, y.begin() + (d + 1) * nb, out.y.begin() + d * n + b0);

@@ -197,6 +197,10 @@ struct RunOptions {
   bool adaptive = false;     ///< adaptive steps (the method needs an embedded pair)
   int chunks = 1;            ///< without samples: pauses at (c+1)/chunks of each span (progress, bounded launches)
   int samples_per_chunk = 64;///< with samples: output samples gathered per launch
+  /// Legs per chunk: the members also pause at (p+1)/pauses of each chunk, for progress and
+  /// RunOptions::stop only (samples and section hits are still gathered per chunk, so results
+  /// do not depend on it, bitwise).
+  int pauses = 1;
   int threads = 0;           ///< CPU threads (0: all hardware threads)
   std::size_t batch = 0;     ///< most members per batch (0: as many as fit in the backend's memory; batch_plan.hpp)
   bool simd = true;          ///< CPU: members in the lanes of SIMD packs where the model runs on packs (docs/packs.md)
@@ -211,23 +215,35 @@ struct Stopped : std::runtime_error {
   Stopped() : std::runtime_error("run stopped") {}
 };
 
-/// Chunk c's pause time for a member, and the number of chunks.
+/// Chunk c's pause time for a member, and the number of chunks. A chunk is `pauses` legs: the
+/// engine launches leg by leg and gathers a chunk's samples and hits after its last leg.
 struct ChunkPlan {
-  int samples, per_chunk, chunks;
+  int samples, per_chunk, chunks, pauses = 1;
   static ChunkPlan make(int samples, const RunOptions& o) {
+    const int pauses = o.pauses > 0 ? o.pauses : 1;
     if (samples > 0) {
       const int per = o.samples_per_chunk > 0 ? o.samples_per_chunk : 1;
-      return {samples, per, (samples - 1 + per - 1) / per};  // sample 0 comes with chunk 0
+      return {samples, per, (samples - 1 + per - 1) / per, pauses};  // sample 0 comes with chunk 0
     }
-    return {0, 0, o.chunks > 0 ? o.chunks : 1};
+    return {0, 0, o.chunks > 0 ? o.chunks : 1, pauses};
   }
   /// Sample slots a batch holds per member: a chunk's samples and the one before them.
   int slots() const { return samples > 0 ? per_chunk + 1 : 0; }
-  /// Pause time of chunk c: the last sample it gathers, or the fraction (c+1)/chunks of the span.
-  template <class T> LB_HD T pause(int c, T t0, T t1) const {
+  /// End of chunk c: the last sample it gathers, or the fraction (c+1)/chunks of the span.
+  template <class T> LB_HD T end(int c, T t0, T t1) const {
+    if (c < 0) return t0;
     if (c >= chunks - 1) return t1;
     if (samples > 0) return sample_time(t0, t1, (c + 1) * per_chunk, samples);
     return t0 + (t1 - t0) * (T(c + 1) / T(chunks));
+  }
+  /// Pause time of leg `leg` (leg p of chunk leg / pauses): the chunk's end for its last leg,
+  /// otherwise the fraction (p+1)/pauses of the way from the chunk's start to its end.
+  template <class T> LB_HD T pause(int leg, T t0, T t1) const {
+    const int c = leg / pauses, p = leg % pauses;
+    const T e = end(c, t0, t1);
+    if (p == pauses - 1) return e;
+    const T s = end(c - 1, t0, t1);
+    return s + (e - s) * (T(p + 1) / T(pauses));
   }
 };
 

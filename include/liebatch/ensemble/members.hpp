@@ -85,7 +85,7 @@ template <class Model, class Section> struct ChunkInputs {
   MemberView<StepControl<T>> ctl;
   MemberView<Model> models;
   ChunkPlan plan;
-  int chunk;
+  int leg;  ///< the leg launched: leg % plan.pauses of chunk leg / plan.pauses
   SampleView<T> out;
   Section sec;
   HitView<T> hv;
@@ -136,7 +136,7 @@ template <class Method, bool adaptive, class Model, class Section> struct ChunkM
     const T t0 = a.t0v[i], t1 = a.t1v[i];
     auto record = [&](int, int k, T t, const P& y) { a.record(i, m, k, t, y); };
     auto on_hit = [&](int, T t, const P& y, bool confirmed) { a.hit(i, m, t, y, confirmed); };
-    const Leg<T> leg{.t0 = t0, .t1 = t1, .samples = a.plan.samples, .pause = a.plan.pause(a.chunk, t0, t1)};
+    const Leg<T> leg{.t0 = t0, .t1 = t1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, t0, t1)};
     constexpr int k = method_warm<Method>();
     if constexpr (k > 0) {  // the warm start travels with the member between chunks
       const std::size_t n = a.st.n;

@@ -175,7 +175,7 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
       q.sample = to_lanes<int, T>(sample);
       q.status = to_lanes<Status, T>(status);
       const PT p0 = to_pack(t0), p1 = to_pack(t1);
-      const Leg<PT> leg{.t0 = p0, .t1 = p1, .samples = a.plan.samples, .pause = a.plan.pause(a.chunk, p0, p1), .until_any = next < end};
+      const Leg<PT> leg{.t0 = p0, .t1 = p1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, p0, p1), .until_any = next < end};
       const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, leg, pack_control(c),
                                                    Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .lanes = model});
       slots += W * taken;
@@ -187,7 +187,7 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
         s[l].t = lane(q.t, l), s[l].h = lane(q.h, l), s[l].j = qj[l], s[l].steps = qs[l], s[l].rejected = qr[l];
         s[l].sample = qk[l], s[l].status = qst[l];
         if (member[l] == none) continue;
-        if (s[l].status == Status::running && s[l].t < a.plan.pause(a.chunk, t0[l], t1[l])) {
+        if (s[l].status == Status::running && s[l].t < a.plan.pause(a.leg, t0[l], t1[l])) {
           ++busy;
           continue;
         }

@@ -1,0 +1,35 @@
+// Users' models compiled at run time (docs/user-models.md): a config's "model" object naming a
+// "source" header, a "type" and its "methods" gets the model's entry from a plugin, compiled once
+// into the user's cache with the command's own compiler and flags, then loaded from there.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/config/config_node.hpp"
+#include "cli/models/registry.hpp"
+
+namespace lb::cli {
+
+/// A user's model that does not compile (exit 2, as a bad config): the compiler's own text, at the
+/// lines of the user's header. Nothing is cached.
+struct CompileError : ConfigError {
+  using ConfigError::ConfigError;
+};
+
+/// What a plugin gives: the key it was compiled under (checked against the loader's) and the entry.
+struct PluginModel {
+  std::string key;
+  ModelInfo info;
+};
+
+/// The entry of model template `type` in the header at `source` for `methods`, from the cache or
+/// compiled into it (a line on stderr says so). Errors name `path` (the config's "model" object):
+/// a bad type or method name, an unreadable source, a compile error (CompileError).
+const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
+                            const std::string& path);
+
+/// The directory plugins are cached in: $LIEBATCH_CACHE_DIR, else $XDG_CACHE_HOME/liebatch, else
+/// ~/.cache/liebatch; with models/ under it.
+std::string plugin_cache();
+
+}  // namespace lb::cli

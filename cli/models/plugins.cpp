@@ -1,0 +1,335 @@
+#include "cli/models/plugin.hpp"
+
+#include <dlfcn.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <sstream>
+
+#include "cli/models/methods.hpp"
+#include "cli/outputs/output_files.hpp"
+#include "cli/outputs/provenance.hpp"
+
+extern char** environ;
+
+// Where the build wrote its compile settings (CMakeLists.txt sets it for this file; a build of
+// these sources for another use, as the fuzzer's, has none and says so when asked for a model).
+#ifndef LIEBATCH_PLUGIN_CONFIG
+#define LIEBATCH_PLUGIN_CONFIG ""
+#endif
+
+namespace lb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// How the command compiles a plugin: written by CMake into the build (cmake/plugin_config.txt.in),
+/// one "key value" a line: the compiler, its id, the unit and each flag.
+struct CompileConfig {
+  std::string compiler, compiler_id, unit;
+  std::vector<std::string> flags;
+};
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw IoError("cannot read '" + echo(p.string()) + "'");
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+CompileConfig compile_config() {
+  const char* env = std::getenv("LIEBATCH_PLUGIN_CONFIG");
+  const fs::path p = env && *env ? env : LIEBATCH_PLUGIN_CONFIG;
+  std::ifstream f(p);
+  if (!f)
+    throw std::runtime_error("user models: this liebatch cannot compile them: its compile settings '" + p.string() +
+                             "' are missing (set LIEBATCH_PLUGIN_CONFIG to the build's plugin/config.txt)");
+  CompileConfig c;
+  for (std::string line; std::getline(f, line);) {
+    const auto sp = line.find(' ');
+    const std::string k = line.substr(0, sp), v = sp == std::string::npos ? "" : line.substr(sp + 1);
+    if (k == "compiler") c.compiler = v;
+    else if (k == "compiler_id") c.compiler_id = v;
+    else if (k == "unit") c.unit = v;
+    else if (k == "flag" && !v.empty()) c.flags.push_back(v);
+  }
+  if (const char* cxx = std::getenv("LIEBATCH_CXX"); cxx && *cxx) c.compiler = cxx;
+  return c;
+}
+
+/// FNV-1a, 64 bits: the cache's keys and its check of each file (not a defence against a forger:
+/// the cache is the user's own directory, mode 0700).
+std::uint64_t fnv(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+std::string hex(std::uint64_t x) {
+  char b[17];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
+  return b;
+}
+
+/// A plugin's manifest: its key, its shared object's hash, and each file it was compiled from
+/// (the user's header, what that includes, liebatch's headers) with its hash: a file that has
+/// changed since makes the plugin stale, and it is rebuilt.
+struct Manifest {
+  std::string key;
+  std::uint64_t object = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> files;
+};
+
+std::string format(const Manifest& m) {
+  std::string s = "liebatch-plugin 1\nkey " + m.key + "\nobject " + hex(m.object) + "\n";
+  for (const auto& [path, h] : m.files) s += "file " + hex(h) + " " + path + "\n";
+  return s;
+}
+
+/// Whether the manifest at `dir/key.manifest` and the object beside it are whole and current.
+bool current(const fs::path& dir, const std::string& key) {
+  std::ifstream f(dir / (key + ".manifest"));
+  std::string line;
+  if (!f || !std::getline(f, line) || line != "liebatch-plugin 1") return false;
+  if (!std::getline(f, line) || line != "key " + key) return false;
+  if (!std::getline(f, line) || line.rfind("object ", 0) != 0) return false;
+  try {
+    if (line.substr(7) != hex(fnv(read_text(dir / (key + ".so"))))) return false;
+    while (std::getline(f, line)) {
+      if (line.rfind("file ", 0) != 0 || line.size() < 23) return false;
+      if (line.substr(5, 16) != hex(fnv(read_text(line.substr(22))))) return false;
+    }
+  } catch (const IoError&) {
+    return false;
+  }
+  return true;
+}
+
+/// The files a -MMD dependency list names (continued lines, backslash-escaped spaces), less
+/// its target.
+std::vector<std::string> dependencies(const std::string& text) {
+  std::vector<std::string> v;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) v.push_back(cur), cur.clear();
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == ' ')) {
+      if (text[++i] == ' ') cur += ' ';
+      else flush();
+    } else if (text[i] == ' ' || text[i] == '\n' || text[i] == '\t') {
+      flush();
+    } else {
+      cur += text[i];
+    }
+  }
+  flush();
+  if (!v.empty() && v[0].back() == ':') v.erase(v.begin());
+  return v;
+}
+
+/// Runs argv[0] with argv (no shell: each argument is passed as it is), its output into `log`;
+/// the exit status, or -1 if it could not start.
+int run(const std::vector<std::string>& argv, const fs::path& log) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The compiler's text for a message: its first 60 lines (the first error comes first: the unit
+/// is compiled with -Wfatal-errors).
+std::string compiler_text(const fs::path& log) {
+  std::string t;
+  try {
+    t = read_text(log);
+  } catch (const IoError&) {
+  }
+  std::istringstream s(t);
+  std::string out, line;
+  for (int n = 0; std::getline(s, line); ++n) {
+    if (n == 60) {
+      out += "  ...\n";
+      break;
+    }
+    out += "  " + line + "\n";
+  }
+  return out;
+}
+
+/// Whether s is a C++ name: identifiers joined by "::" (all that goes into -DLB_USER_MODEL).
+bool cpp_name(const std::string& s) {
+  const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  bool start = true;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s.compare(i, 2, "::") == 0 && !start) {
+      start = true, ++i;
+    } else if (letter(s[i]) || (!start && s[i] >= '0' && s[i] <= '9')) {
+      start = false;
+    } else {
+      return false;
+    }
+  }
+  return !start;
+}
+
+/// The line of `text` that declares class template `type` ("struct Name" or "class Name"), 0 if
+/// none: a broken part of the contract is reported where the model is, in the user's header.
+int declared_at(const std::string& text, const std::string& type) {
+  const std::string name = type.substr(type.rfind(':') == std::string::npos ? 0 : type.rfind(':') + 1);
+  for (const char* kw : {"struct ", "class "}) {
+    for (std::size_t at = text.find(kw + name); at != std::string::npos; at = text.find(kw + name, at + 1)) {
+      const std::size_t end = at + std::char_traits<char>::length(kw) + name.size();
+      const char c = end < text.size() ? text[end] : ' ';
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+    }
+  }
+  return 0;
+}
+
+/// Loaded plugins by key: never unloaded (their runners' code lives in them).
+std::map<std::string, PluginModel>& loaded() {
+  static std::map<std::string, PluginModel> m;
+  return m;
+}
+
+const ModelInfo& load(const fs::path& object, const std::string& key, const std::string& path, const fs::path& source) {
+  void* h = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw std::runtime_error(path + ": cannot load the compiled model '" + object.string() + "': " + dlerror());
+  using Entry = void (*)(PluginModel&);
+  auto* f = reinterpret_cast<Entry>(dlsym(h, "liebatch_user_model"));
+  PluginModel m;
+  if (f) f(m);
+  if (!f || m.key != key) throw std::runtime_error(path + ": '" + object.string() + "' is not the plugin compiled for this model");
+  m.info.summary = "a user's model from " + source.string() + ", compiled at run time";
+  return (loaded()[key] = std::move(m)).info;
+}
+
+}  // namespace
+
+std::string plugin_cache() {
+  if (const char* d = std::getenv("LIEBATCH_CACHE_DIR"); d && *d) return (fs::path(d) / "models").string();
+  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d && fs::path(d).is_absolute())
+    return (fs::path(d) / "liebatch" / "models").string();
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) throw std::runtime_error("user models: no cache directory (set LIEBATCH_CACHE_DIR or HOME)");
+  return (fs::path(home) / ".cache" / "liebatch" / "models").string();
+}
+
+const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
+                            const std::string& path) {
+  static std::mutex mutex;  // Python threads may make models at once
+  std::lock_guard<std::mutex> lock(mutex);
+  if (type.size() > 200 || !cpp_name(type))
+    Node::fail(path + "/type", "'" + echo(type) + "' is not the name of a C++ class template (letters, digits, _ and ::)");
+  if (methods.empty()) Node::fail(path + "/methods", "expected at least one method to compile the model for");
+  std::string method_list, method_macro;
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    if (!with_method(methods[k], [](auto) {}))
+      Node::fail(path + "/methods/" + std::to_string(k), "unknown method '" + echo(methods[k]) + "'; `liebatch list methods` lists them");
+    for (std::size_t j = 0; j < k; ++j)
+      if (methods[j] == methods[k]) Node::fail(path + "/methods/" + std::to_string(k), "method '" + methods[k] + "' is listed twice");
+    method_list += (k ? ", " : "") + methods[k];
+    method_macro += "X(" + methods[k] + ")";
+  }
+  std::error_code ec;
+  const fs::path src = fs::canonical(source, ec);
+  if (ec || !fs::is_regular_file(src)) Node::fail(path + "/source", "cannot read the model's source '" + echo(source) + "'");
+  const std::string text = read_text(src);
+
+  const CompileConfig cc = compile_config();
+  struct stat cs {};
+  if (cc.compiler.empty() || ::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)
+    throw std::runtime_error("user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
+                             "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), or set "
+                             "LIEBATCH_CXX to the same compiler elsewhere");
+  // The key: everything that makes the object differ. The files it includes are checked by the
+  // manifest instead (their list is known once compiled).
+  std::string what = std::string("liebatch ") + LIEBATCH_VERSION + " " + source_commit() + "\n" + cc.compiler + " " + cc.compiler_id + " " +
+                     std::to_string(cs.st_size) + " " + std::to_string(cs.st_mtime) + "\n";
+  for (const auto& f : cc.flags) what += f + "\n";
+  what += type + "\n" + method_list + "\n" + src.string() + "\n" + text;
+  const std::string key = hex(fnv(what)) + hex(fnv(what, 0x9e3779b97f4a7c15ull));
+  if (const auto it = loaded().find(key); it != loaded().end()) return it->second.info;
+
+  const fs::path dir = plugin_cache();
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError("user models: cannot create the cache directory '" + dir.string() + "': " + ec.message());
+  ::chmod(dir.c_str(), 0700);
+  if (current(dir, key)) return load(dir / (key + ".so"), key, path, src);
+
+  // Compiled in a directory of its own, then renamed into place: the object first, its manifest
+  // last, so that no run loads a half-written plugin, and two processes compiling the same model at
+  // once both succeed and leave one.
+  std::random_device rd;
+  const fs::path tmp = dir / (".build-" + key + "-" + std::to_string(::getpid()) + "-" + hex(rd()));
+  fs::create_directory(tmp, ec);
+  if (ec) throw IoError("user models: cannot create '" + tmp.string() + "': " + ec.message());
+  struct Remove {
+    fs::path p;
+    ~Remove() {
+      std::error_code e;
+      fs::remove_all(p, e);
+    }
+  } remove{tmp};
+  std::vector<std::string> argv{cc.compiler};
+  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
+  argv.insert(argv.end(), {"-fPIC", "-shared", "-Wfatal-errors", "-include", src.string(), "-DLB_USER_MODEL=" + type,
+                           "-DLB_USER_METHODS(X)=" + method_macro, "-DLB_USER_KEY=\"" + key + "\"", "-MMD", "-MF", (tmp / "deps").string(),
+                           cc.unit, "-o", (tmp / "model.so").string()});
+  std::cerr << "liebatch: compiling model " << type << " from " << src.string() << " for " << method_list << " (" << cc.compiler_id
+            << ", about a minute; cached in " << dir.string() << ")..." << std::flush;
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = run(argv, tmp / "log");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != 0) {
+    std::cerr << " failed\n";
+    if (rc < 0) throw std::runtime_error("user models: could not run the compiler '" + cc.compiler + "'");
+    const int line = declared_at(text, type);
+    throw CompileError(
+        "config " + path + "/source: model " + type + " from '" + src.string() + "' does not compile:\n" + compiler_text(tmp / "log") +
+        (line > 0 ? "  " + src.string() + ":" + std::to_string(line) + ": note: model " + type + " is declared here\n" : ""));
+  }
+  std::fprintf(stderr, " done in %.1f s\n", s);
+
+  Manifest m{key, fnv(read_text(tmp / "model.so")), {}};
+  for (const auto& f : dependencies(read_text(tmp / "deps"))) {
+    const fs::path p = fs::absolute(f);
+    m.files.emplace_back(p.string(), fnv(read_text(p)));
+  }
+  {
+    std::ofstream out(tmp / "manifest", std::ios::binary);
+    out << format(m);
+    if (!out.flush()) throw IoError("user models: cannot write '" + (tmp / "manifest").string() + "'");
+  }
+  fs::rename(tmp / "model.so", dir / (key + ".so"), ec);
+  if (!ec) fs::rename(tmp / "manifest", dir / (key + ".manifest"), ec);
+  if (ec) throw IoError("user models: cannot put the compiled model into '" + dir.string() + "': " + ec.message());
+  return load(dir / (key + ".so"), key, path, src);
+}
+
+}  // namespace lb::cli

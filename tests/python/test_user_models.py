@@ -1,0 +1,176 @@
+"""Users' models compiled at run time (cli/models/plugins.cpp): the built-in models written as user
+headers give their numbers bitwise, errors come at the user's lines, and the cache is safe."""
+import glob
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import liebatch as lb
+from conftest import EXE, SOURCE, assert_same
+
+MODELS = os.path.join(SOURCE, "tests", "models")
+# (header, template, built-in model, parameters, state): the same model both ways.
+CASES = [
+    ("free_rigid_body.hpp", "Body", "free_rigid_body", {"inertia": [2, 1, 0.5]}, [1, 0.5, -0.3]),
+    ("heavy_top.hpp", "Top", "heavy_top", {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5], "mass": 2, "gravity": 9.81},
+     [1, 0.2, 0, 0, 0.6, 0.8]),
+]
+
+
+def config(model, state, method):
+    adaptive = method == "rkmk54"
+    step = {"adaptive": True, "atol": 1e-9, "rtol": 1e-9} if adaptive else {"h": 0.01}
+    return {"model": model, "method": method, "time": {"t0": 0, "t1": 2}, "step": step,
+            "initial": {"state": state, "ensemble": {"count": 20, "scale": 0.05, "seed": 7}}, "outputs": {"samples": 5}}
+
+
+def user_spec(header, template, parameters):
+    return {"source": os.path.join(MODELS, header), "type": template, "parameters": parameters}
+
+
+@pytest.mark.parametrize("method", ["rkmk4", "rkmk54"])
+@pytest.mark.parametrize("header,template,name,parameters,state", CASES, ids=[c[2] for c in CASES])
+def test_a_user_header_gives_the_built_in_models_numbers(cli, header, template, name, parameters, state, method):
+    built_in = config({"name": name, "parameters": parameters}, state, method)
+    user = config(user_spec(header, template, parameters), state, method)
+    for flags in ([], ["--no-simd"]):  # packs, and one member at a time
+        a, b = cli(built_in, "run", *flags), cli(user, "run", *flags)
+        assert set(b.final.status_names()) == {"ok"}
+        assert_same(a, b)
+        assert b.attrs[""]["model"] == template
+    # From Python: the same source compiled by lb.compile_model, run by lb.solve.
+    src = lb.compile_model(path=os.path.join(MODELS, header), type=template, methods=["rkmk4", "rkmk54"])
+    steps = {"atol": 1e-9, "rtol": 1e-9} if method == "rkmk54" else {"h": 0.01}
+    r = lb.solve(lb.model(src, **parameters), a["initial/y"].T, t=(0, 2), method=method, samples=5, **steps)
+    assert_same(r, a)
+
+
+def test_a_float_run_of_a_user_model_equals_the_built_in_one(cli):
+    header, template, name, parameters, state = CASES[0]
+    a = cli(config({"name": name, "parameters": parameters}, state, "rkmk4"), "run", "--precision", "float")
+    b = cli(config(user_spec(header, template, parameters), state, "rkmk4"), "run", "--precision", "float")
+    assert_same(a, b)
+
+
+def test_a_method_it_was_not_compiled_for_is_refused_with_the_way_to_add_it():
+    src = lb.compile_model(path=os.path.join(MODELS, "free_rigid_body.hpp"), type="Body", methods=["rkmk4", "rkmk54"])
+    with pytest.raises(ValueError, match="compiled for rkmk4, rkmk54"):
+        lb.solve(lb.model(src), [1, 0, 0], t=(0, 1), h=0.1, method="cf4")
+
+
+def test_parameters_defaults_and_names_come_from_the_header():
+    src = lb.compile_model(path=os.path.join(MODELS, "heavy_top.hpp"), type="Top", methods=["rkmk4", "rkmk54"])
+    m = lb.model(src, mass=lb.linspace(1, 2, 3))
+    assert m.observable_names == ["energy", "|Gamma|", "Pi.Gamma"] and m.dim == 6
+    assert np.array_equal(m.parameters()["mass"], [1, 1.5, 2])
+    with pytest.raises(ValueError, match=r"parameter mass.*> 0"):
+        lb.model(src, mass=-1)
+    with pytest.raises(ValueError, match="parameter inertial: unknown key"):
+        lb.model(src, inertial=[1, 2, 3])
+
+
+# --- Errors: the compiler's message at the user's line, nothing cached.
+GOOD = open(os.path.join(MODELS, "free_rigid_body.hpp")).read()
+BROKEN = [
+    ("a syntax error", GOOD.replace("return lb::vec3(-mu[0]", "return lb::vec3(-mu[0] +* "), "f(T, const", "expected"),
+    ("a missing f", GOOD.replace("LB_HD lb::Vec3<T> f(T,", "LB_HD lb::Vec3<T> g(T,"), "struct Body", "no member `f(t, y)`"),
+    ("a wrong state size", GOOD.replace("LB_HD lb::Vec3<T> f(T, const lb::Vec3<T>& mu) const { return lb::vec3(",
+                                        "LB_HD lb::Vec<T, 4> f(T, const lb::Vec3<T>& mu) const { return lb::Vec<T, 4>{"
+                                        ).replace("/ inertia[2]); }", "/ inertia[2], 0}; }"),
+     "struct Body", "f(t, y) must return typename space::algebra::vec"),
+    ("a parameter without a default", GOOD.replace('("inertia", {2, 1, 2.0 / 3}, "principal', '("inertia", "principal'),
+     "lb::parameter<&Body::inertia>", "has no default"),
+]
+
+
+@pytest.mark.parametrize("what,text,line_of,message", BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_model_gives_the_compilers_message_at_the_users_line(what, text, line_of, message):
+    assert text != GOOD, what
+    with pytest.raises(lb.CompileError, match="does not compile") as e:
+        lb.compile_model(cpp=text, type="Body", methods=["rkmk4"])
+    said = str(e.value)
+    assert message in said, said
+    header = [p for p in glob.glob(os.path.join(lb._liebatch.plugin_cache(), "sources", "*.hpp")) if open(p).read() == text]
+    assert len(header) == 1
+    line = 1 + text[:text.index(line_of)].count("\n")  # the error names the user's file and line
+    assert f"{header[0]}:{line}:" in said, said
+
+
+def test_a_compile_error_from_the_command_line_exits_2_and_caches_nothing(tmp_path):
+    header = tmp_path / "broken.hpp"
+    header.write_text(BROKEN[0][1])
+    cfg = tmp_path / "broken.json"
+    cfg.write_text(
+        '{"model": {"source": "broken.hpp", "type": "Body"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1},'
+        ' "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}}')
+    cache = tmp_path / "cache"
+    p = subprocess.run([EXE, "run", str(cfg), "-o", str(tmp_path / "out.h5"), "-q"], capture_output=True, text=True,
+                       env=dict(os.environ, LIEBATCH_CACHE_DIR=str(cache)))
+    assert p.returncode == 2, p.stderr
+    line = 1 + BROKEN[0][1][:BROKEN[0][1].index("f(T, const")].count("\n")
+    assert f"{header}:{line}:" in p.stderr and "config /model/source" in p.stderr, p.stderr
+    assert not (tmp_path / "out.h5").exists()
+    assert os.listdir(cache / "models") == []  # nothing cached, no build directory left
+
+
+# --- The cache: one compile, a fast load, a rebuild of what is stale or damaged, concurrent compiles.
+# Without packs: it compiles in half the time.
+SMALL = GOOD.replace("struct Body", "struct Small").replace("Body<U>", "Small<U>").replace("&Body::", "&Small::").replace(
+    "static constexpr bool packs = true;", "")
+
+
+def run_small(cache, config_file=None):
+    """`liebatch list`-free check: a run of the small model, returning (seconds, stderr)."""
+    env = dict(os.environ, LIEBATCH_CACHE_DIR=str(cache))
+    if config_file:
+        env["LIEBATCH_PLUGIN_CONFIG"] = str(config_file)
+    out = cache.parent / f"out-{threading.get_ident()}.h5"
+    t0 = time.monotonic()
+    p = subprocess.run([EXE, "run", str(cache.parent / "small.json"), "-o", str(out), "-q", "--force"], capture_output=True,
+                       text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    return time.monotonic() - t0, p.stderr
+
+
+def objects(cache):
+    return sorted(os.listdir(cache / "models"))
+
+
+def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compiles_at_once(tmp_path):
+    (tmp_path / "small.hpp").write_text(SMALL)
+    (tmp_path / "small.json").write_text(
+        '{"model": {"source": "small.hpp", "type": "Small", "methods": ["rkmk4"]}, "method": "rkmk4",'
+        ' "time": {"t0": 0, "t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}}')
+    cache = tmp_path / "cache"
+    # Two processes compile the same model at once: both succeed, one plugin is kept.
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(run_small(cache))) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 2 and all("compiling model Small" in err for _, err in results)
+    kept = objects(cache)
+    assert len(kept) == 2 and kept[0].endswith(".manifest") and kept[1].endswith(".so"), kept
+    # Cached: loaded in well under a second, nothing compiled.
+    seconds, err = run_small(cache)
+    assert "compiling" not in err and seconds < 1.0, (seconds, err)
+    # A damaged object (truncated) is rebuilt, not loaded.
+    so = cache / "models" / kept[1]
+    so.write_bytes(so.read_bytes()[:4096])
+    _, err = run_small(cache)
+    assert "compiling model Small" in err
+    assert objects(cache) == kept and so.stat().st_size > 4096
+    # Other flags (or another liebatch, another compiler) make another key: compiled anew.
+    flags = tmp_path / "config.txt"
+    original = os.environ.get("LIEBATCH_PLUGIN_CONFIG") or os.path.join(os.path.dirname(EXE), "plugin", "config.txt")
+    shutil.copy(original, flags)
+    with open(flags, "a") as f:
+        f.write("flag -DLB_TEST_OTHER_FLAGS\n")
+    _, err = run_small(cache, flags)
+    assert "compiling model Small" in err and len(objects(cache)) == 4
