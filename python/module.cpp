@@ -223,7 +223,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   run_in_thread(
       [&](std::atomic<bool>& stop, std::atomic<double>& done) {
         s.stop = &stop;
-        s.progress = [&done](double f) { done = f; };
+        s.progress = [&done](double f) { done = std::max(done.load(), f); };  // never shown going back
         const auto t0 = std::chrono::steady_clock::now();
         res = model.run(s);
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -373,10 +373,6 @@ py::dict statistics(const py::array_t<double, py::array::c_style>& obs, const py
 PYBIND11_MODULE(_liebatch, m) {
   m.doc() = "liebatch's binding: the command line's models, methods, checks and commands (use the package liebatch)";
   m.attr("__version__") = LIEBATCH_VERSION;
-  // A user's model compiled at run time links against the command's code in this module: Python
-  // opened it with RTLD_LOCAL, so it is made global for the plugins it loads (cli/models/plugins.cpp).
-  if (Dl_info self; dladdr(reinterpret_cast<void*>(&solve), &self) != 0 && self.dli_fname)
-    dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
   // The command line's classes of error: a bad config (exit 2) is a ValueError naming the key, a
   // model that does not compile a CompileError (a ValueError), a file error (exit 3) an OSError,
   // a run ended by Ctrl-C a KeyboardInterrupt.
@@ -412,11 +408,23 @@ PYBIND11_MODULE(_liebatch, m) {
     return v;
   });
   m.def("plugin_cache", &plugin_cache, "where compiled user models are cached");
+  // A user's model compiled at run time links against the command's code in this module: Python
+  // opened it with RTLD_LOCAL, so it is made global, once, before the first plugin is loaded (and
+  // only then: its libraries join the global scope with it).
+  m.def("enable_plugins", [] {
+    static const bool done = [] {
+      Dl_info self;
+      return dladdr(reinterpret_cast<void*>(&solve), &self) != 0 && self.dli_fname &&
+             dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != nullptr;
+    }();
+    if (!done) throw std::runtime_error(std::string("user models: cannot make the module's code global: ") + dlerror());
+  });
   m.def(
       "gpu_unavailable", [] { return lb::gpu_unavailable_reason(); }, "why the GPU cannot run here (\"\" when it can)");
 
   py::class_<ModelRunner, std::shared_ptr<ModelRunner>>(m, "Model", "a model of the command line, from a config's \"model\" object")
-      .def(py::init(&model_of), py::arg("json"), py::arg("sampler"))
+      .def(py::init(&model_of), py::arg("json"), py::arg("sampler"),
+           py::call_guard<py::gil_scoped_release>())  // a user's model may compile for seconds
       .def_property_readonly("name", &ModelRunner::name)
       .def_property_readonly("dim", &ModelRunner::dim)
       .def_property_readonly("algebra_dim", &ModelRunner::algebra_dim)

@@ -73,15 +73,19 @@ TEST(EnsembleCpu, PausesWithinChunksChangeNoResult) {
   lb::RunOptions o;
   o.adaptive = true;
   o.samples_per_chunk = 4;
-  const Out whole = lb::run_cpu<rkmk54>(e, o);
-  o.pauses = 9;
-  expect_identical(whole, lb::run_cpu<rkmk54>(e, o));
+  for (bool simd : {true, false}) {  // packs, and one member at a time
+    o.simd = simd;
+    o.pauses = 1;
+    const Out whole = lb::run_cpu<rkmk54>(e, o);
+    o.pauses = 9;
+    expect_identical(whole, lb::run_cpu<rkmk54>(e, o));
+  }
   e.samples = 0;
   o.adaptive = false;
   e.control.v[0].h = 0.013;
   o.pauses = 1;
   const Out fixed = lb::run_cpu<rkmk4>(e, o);
-  o.pauses = 50;  // legs shorter than a step: most members pass some pauses without a step
+  o.pauses = 200;  // legs of 1/200 < h: most legs take no step
   expect_identical(fixed, lb::run_cpu<rkmk4>(e, o));
 }
 

@@ -16,10 +16,12 @@ struct CompileError : ConfigError {
   using ConfigError::ConfigError;
 };
 
-/// What a plugin gives: the key it was compiled under (checked against the loader's) and the entry.
+/// What a plugin gives: the key it was compiled under (checked against the loader's) and the entry;
+/// the loader adds the object's path.
 struct PluginModel {
   std::string key;
   ModelInfo info;
+  std::string object;
 };
 
 /// The entry of model template `type` in the header at `source` for `methods`, from the cache or

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -99,27 +101,56 @@ std::string format(const Manifest& m) {
   return s;
 }
 
-/// Whether the manifest at `dir/key.manifest` and the object beside it are whole and current.
-bool current(const fs::path& dir, const std::string& key) {
+/// The object of the plugin `key` in dir, "" unless its manifest and the object it names are whole
+/// and every file it was compiled from is unchanged. An object is named by its key and its own
+/// hash, so that a rebuilt plugin never has the name of one a process has loaded (dlopen would
+/// give that one back).
+fs::path current(const fs::path& dir, const std::string& key) {
   std::ifstream f(dir / (key + ".manifest"));
   std::string line;
-  if (!f || !std::getline(f, line) || line != "liebatch-plugin 1") return false;
-  if (!std::getline(f, line) || line != "key " + key) return false;
-  if (!std::getline(f, line) || line.rfind("object ", 0) != 0) return false;
+  if (!f || !std::getline(f, line) || line != "liebatch-plugin 1") return {};
+  if (!std::getline(f, line) || line != "key " + key) return {};
+  if (!std::getline(f, line) || line.rfind("object ", 0) != 0) return {};
+  const fs::path object = dir / (key + "-" + line.substr(7) + ".so");
   try {
-    if (line.substr(7) != hex(fnv(read_text(dir / (key + ".so"))))) return false;
+    if (line.substr(7) != hex(fnv(read_text(object)))) return {};
     while (std::getline(f, line)) {
-      if (line.rfind("file ", 0) != 0 || line.size() < 23) return false;
-      if (line.substr(5, 16) != hex(fnv(read_text(line.substr(22))))) return false;
+      if (line.rfind("file ", 0) != 0 || line.size() < 23) return {};
+      if (line.substr(5, 16) != hex(fnv(read_text(line.substr(22))))) return {};
     }
   } catch (const IoError&) {
-    return false;
+    return {};
   }
-  return true;
+  return object;
 }
 
-/// The files a -MMD dependency list names (continued lines, backslash-escaped spaces), less
-/// its target.
+/// The cache directory, made if needed, and refused unless it is this user's alone: a plugin is
+/// code that this process runs.
+void check_cache(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError("user models: cannot create the cache directory '" + dir.string() + "': " + ec.message());
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    throw IoError("user models: the cache directory '" + dir.string() + "' is not a directory of this user's (LIEBATCH_CACHE_DIR)");
+  if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0)
+    throw IoError("user models: the cache directory '" + dir.string() + "' is open to others and cannot be made private");
+}
+
+/// Build directories that a killed process left (.build-<key>-<pid>-<random>, its pid gone).
+void sweep(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(".build-", 0) != 0 || name.size() < 7 + 33) continue;
+    const std::string rest = name.substr(7 + 33);  // after the key and its dash
+    const long pid = std::strtol(rest.c_str(), nullptr, 10);
+    if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+  }
+}
+
+/// The files a -MMD dependency list names (continued lines; "\\ ", "\\#" and "$$" escape a space,
+/// a # and a $), less its target.
 std::vector<std::string> dependencies(const std::string& text) {
   std::vector<std::string> v;
   std::string cur;
@@ -127,9 +158,11 @@ std::vector<std::string> dependencies(const std::string& text) {
     if (!cur.empty()) v.push_back(cur), cur.clear();
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == ' ')) {
-      if (text[++i] == ' ') cur += ' ';
-      else flush();
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == ' ' || text[i + 1] == '#')) {
+      if (text[++i] == '\n') flush();
+      else cur += text[i];
+    } else if (text[i] == '$' && i + 1 < text.size() && text[i + 1] == '$') {
+      cur += text[i++];
     } else if (text[i] == ' ' || text[i] == '\n' || text[i] == '\t') {
       flush();
     } else {
@@ -141,9 +174,14 @@ std::vector<std::string> dependencies(const std::string& text) {
   return v;
 }
 
-/// Runs argv[0] with argv (no shell: each argument is passed as it is), its output into `log`;
-/// the exit status, or -1 if it could not start.
-int run(const std::vector<std::string>& argv, const fs::path& log) {
+/// Runs argv[0] (found on PATH if it has no slash) with argv, no shell: each argument is passed
+/// as it is; its output into `log`. The exit status; otherwise a message: why it did not start,
+/// or the signal that ended it.
+struct Ran {
+  int status = -1;
+  std::string failure;
+};
+Ran run(const std::vector<std::string>& argv, const fs::path& log) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -152,13 +190,15 @@ int run(const std::vector<std::string>& argv, const fs::path& log) {
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return -1;
+  if (rc != 0) return {-1, std::string("it did not start: ") + std::strerror(rc)};
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (errno != EINTR) return {-1, std::string("waiting for it failed: ") + std::strerror(errno)};
+  if (WIFSIGNALED(status))
+    return {-1, "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ""};
 }
 
 /// The compiler's text for a message: its first 60 lines (the first error comes first: the unit
@@ -226,6 +266,7 @@ const ModelInfo& load(const fs::path& object, const std::string& key, const std:
   if (f) f(m);
   if (!f || m.key != key) throw std::runtime_error(path + ": '" + object.string() + "' is not the plugin compiled for this model");
   m.info.summary = "a user's model from " + source.string() + ", compiled at run time";
+  m.object = object.string();
   return (loaded()[key] = std::move(m)).info;
 }
 
@@ -262,8 +303,9 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   const std::string text = read_text(src);
 
   const CompileConfig cc = compile_config();
-  struct stat cs {};
-  if (cc.compiler.empty() || ::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)
+  struct stat cs {};  // a compiler named by its path is checked, and its size and time go into the key
+  const bool named = cc.compiler.find('/') == std::string::npos;
+  if (cc.compiler.empty() || (!named && (::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)))
     throw std::runtime_error("user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
                              "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), or set "
                              "LIEBATCH_CXX to the same compiler elsewhere");
@@ -274,13 +316,18 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   for (const auto& f : cc.flags) what += f + "\n";
   what += type + "\n" + method_list + "\n" + src.string() + "\n" + text;
   const std::string key = hex(fnv(what)) + hex(fnv(what, 0x9e3779b97f4a7c15ull));
-  if (const auto it = loaded().find(key); it != loaded().end()) return it->second.info;
-
   const fs::path dir = plugin_cache();
-  fs::create_directories(dir, ec);
-  if (ec) throw IoError("user models: cannot create the cache directory '" + dir.string() + "': " + ec.message());
-  ::chmod(dir.c_str(), 0700);
-  if (current(dir, key)) return load(dir / (key + ".so"), key, path, src);
+  check_cache(dir);
+  const fs::path cached = current(dir, key);  // checked on every use: a header may have changed since
+  if (const auto it = loaded().find(key); it != loaded().end() && !cached.empty() && fs::path(it->second.object) == cached)
+    return it->second.info;
+  if (!cached.empty()) {
+    try {
+      return load(cached, key, path, src);
+    } catch (const std::runtime_error&) {  // not loadable (a foreign or damaged object): rebuilt below
+    }
+  }
+  sweep(dir);
 
   // Compiled in a directory of its own, then renamed into place: the object first, its manifest
   // last, so that no run loads a half-written plugin, and two processes compiling the same model at
@@ -304,11 +351,11 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   std::cerr << "liebatch: compiling model " << type << " from " << src.string() << " for " << method_list << " (" << cc.compiler_id
             << ", about a minute; cached in " << dir.string() << ")..." << std::flush;
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = run(argv, tmp / "log");
+  const Ran ran = run(argv, tmp / "log");
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (rc != 0) {
+  if (ran.status != 0) {
     std::cerr << " failed\n";
-    if (rc < 0) throw std::runtime_error("user models: could not run the compiler '" + cc.compiler + "'");
+    if (ran.status < 0) throw std::runtime_error("user models: the compiler '" + cc.compiler + "': " + ran.failure);
     const int line = declared_at(text, type);
     throw CompileError(
         "config " + path + "/source: model " + type + " from '" + src.string() + "' does not compile:\n" + compiler_text(tmp / "log") +
@@ -326,10 +373,15 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     out << format(m);
     if (!out.flush()) throw IoError("user models: cannot write '" + (tmp / "manifest").string() + "'");
   }
-  fs::rename(tmp / "model.so", dir / (key + ".so"), ec);
+  const fs::path object = dir / (key + "-" + hex(m.object) + ".so");
+  fs::rename(tmp / "model.so", object, ec);
   if (!ec) fs::rename(tmp / "manifest", dir / (key + ".manifest"), ec);
   if (ec) throw IoError("user models: cannot put the compiled model into '" + dir.string() + "': " + ec.message());
-  return load(dir / (key + ".so"), key, path, src);
+  for (const auto& e : fs::directory_iterator(dir, ec)) {  // the objects of this key's damaged or stale plugins
+    const std::string name = e.path().filename().string();
+    if (name.rfind(key + "-", 0) == 0 && e.path() != object) fs::remove(e.path(), ec);
+  }
+  return load(object, key, path, src);
 }
 
 }  // namespace lb::cli

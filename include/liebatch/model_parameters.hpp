@@ -32,7 +32,7 @@ template <class F> constexpr int field_size() {
   else if constexpr (std::is_array_v<F>) return int(std::extent_v<F>);
   else return int(F::size);
 }
-template <class> inline constexpr bool always_false = false;
+template <class...> inline constexpr bool always_false = false;
 }  // namespace detail
 
 /// The default numbers of a parameter of n numbers: `2.5` or `{2, 1, 0.5}`; `given` counts them,
@@ -40,6 +40,7 @@ template <class> inline constexpr bool always_false = false;
 template <int n> struct ParameterDefault {
   double value[n] = {};
   int given = 0;
+  constexpr ParameterDefault() = default;
   constexpr ParameterDefault(double x) : given(1) { value[0] = x; }
   constexpr ParameterDefault(std::initializer_list<double> xs) : given(int(xs.size())) {
     int k = 0;
@@ -65,9 +66,11 @@ template <auto field> constexpr Parameter<field> parameter(const char* key, Para
   return {key, value, help, domain};
 }
 /// A parameter without a default cannot be: every parameter of a model has one, so that a config
-/// that sets none runs.
-template <auto field, class... A> constexpr Parameter<field> parameter(const char*, const char*, A...) {
-  static_assert(detail::always_false<A...>,
+/// that sets none runs. (Only a text in the default's place matches: a default of 0 is a number.)
+template <auto field, class Help, class... A>
+requires std::is_same_v < std::decay_t<Help>,
+const char* > || std::is_same_v<std::decay_t<Help>, char*> constexpr Parameter<field> parameter(const char*, Help, A...) {
+  static_assert(detail::always_false<Help, A...>,
                 "lb::parameter: this parameter has no default; declare it as lb::parameter<&Model::x>(\"x\", default, \"meaning\")");
   return {};
 }

@@ -23,7 +23,7 @@ from . import _liebatch
 from ._liebatch import CompileError, __version__
 
 __all__ = [
-    "Model", "Output", "Source", "CompileError", "compile_model", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
+    "Model", "Output", "Source", "CompileError", "compile_model", "sympy_model", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
     "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable", "statistics",
 ]
 
@@ -142,6 +142,11 @@ def _parameter(name, v):
     return int(v) if isinstance(v, (int, np.integer)) else _finite(f"parameter {name}", v)
 
 
+def _read(path):
+    with open(path) as f:
+        return f.read()
+
+
 class Source:
     """A user's model: the class template `type` of a C++ header, compiled for `methods`
     (lb.compile_model; docs/user-models.md). lb.model(source, **parameters) makes a Model of it."""
@@ -172,8 +177,11 @@ def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
         # lines are the text's lines.
         folder = os.path.join(_liebatch.plugin_cache(), "sources")
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.lstat(folder)
+        if st.st_uid != os.geteuid() or st.st_mode & 0o077:
+            raise OSError(f"cpp: the cache directory {folder!r} is not this user's alone (LIEBATCH_CACHE_DIR)")
         path = os.path.join(folder, hashlib.sha256(cpp.encode()).hexdigest()[:32] + ".hpp")
-        if not os.path.exists(path):
+        if not os.path.isfile(path) or _read(path) != cpp:
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".hpp", dir=folder)
             with os.fdopen(fd, "w") as f:
                 f.write(cpp)
@@ -183,11 +191,119 @@ def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
     return source
 
 
+# Spaces a sympy model may live on: (C++ space, numbers in a state, numbers in f).
+_SYMPY_SPACES = {
+    "so3*": ("lb::CoadjointSO3<T>", "liebatch/coadjoint.hpp", 3, 3),
+    "se3*": ("lb::CoadjointSE3<T>", "liebatch/coadjoint.hpp", 6, 6),
+    "S2": ("lb::S2<T>", "liebatch/sphere.hpp", 3, 3),
+    "TS2": ("lb::TS2<T>", "liebatch/tangent_sphere.hpp", 6, 6),
+}
+_NAME = re.compile(r"[A-Za-z0-9_ .|()*+/^-]{1,64}")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def sympy_model(space, state, f, parameters=None, observables=None, time=None, name="SympyModel",
+                methods=("rkmk4", "rkmk54")):
+    """A model from sympy expressions, compiled like a header of one's own (lb.compile_model):
+    `space` one of so3*, se3*, S2, TS2; `state` its symbols (their names name the state's numbers);
+    `f` the algebra element that moves the state (a list of expressions in the state, the
+    parameters and `time`); `parameters` {symbol: default}; `observables` {name: expression}. The
+    expressions are printed as C++ with common subexpressions eliminated; only sympy's own
+    functions may appear in them. Returns a Source for lb.model."""
+    import sympy
+    from sympy.core.function import AppliedUndef
+    from sympy.printing.cxx import cxxcode
+    if space not in _SYMPY_SPACES:
+        raise ValueError(f"space: expected one of {', '.join(_SYMPY_SPACES)}, got {space!r}")
+    cpp_space, header, dim, adim = _SYMPY_SPACES[space]
+    if not _KEY.fullmatch(name or ""):
+        raise ValueError(f"name: expected a C++ name (letters, digits, _), got {name!r}")
+    state, f = list(state), list(f)
+    if len(state) != dim or not all(isinstance(x, sympy.Symbol) for x in state):
+        raise ValueError(f"state: expected {dim} sympy symbols for {space}, got {state!r}")
+    if len(f) != adim:
+        raise ValueError(f"f: expected {adim} expressions (the algebra of {space}), got {len(f)}")
+    parameters = dict(parameters or {})
+    observables = dict(observables or {})
+    for p, v in parameters.items():
+        if not isinstance(p, sympy.Symbol) or not _KEY.fullmatch(p.name):
+            raise ValueError(f"parameters: expected sympy symbols named as C++ names, got {p!r}")
+        _finite(f"parameter {p}", v)
+    for k in [*observables, *(x.name for x in state)]:
+        if not isinstance(k, str) or not _NAME.fullmatch(k):
+            raise ValueError(f"names: expected up to 64 letters, digits or _ .|()*+/^-, got {k!r}")
+    # Every symbol becomes one of ours (s0, p0, t), so no name of the user's reaches the code.
+    ours = {x: sympy.Symbol(f"s{i}") for i, x in enumerate(state)}
+    ours.update({p: sympy.Symbol(f"p{i}") for i, p in enumerate(parameters)})
+    if time is not None:
+        ours[time] = sympy.Symbol("t")
+    exprs = [sympy.sympify(e) for e in [*f, *observables.values()]]
+    for e in exprs:
+        if e.atoms(AppliedUndef):
+            raise ValueError(f"f, observables: {e} uses a function sympy does not know")
+        unknown = e.free_symbols - set(ours)
+        if unknown:
+            raise ValueError(f"f, observables: {e} has symbols that are neither state, parameters nor time: {unknown}")
+    exprs = [e.xreplace(ours) for e in exprs]
+    common, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("c"))
+
+    def body(lines, results, out, kind):
+        code = [f"    const T s{i} = y[{i}];" for i in range(dim)]
+        code += [f"    const T {c} = {cxxcode(e)};" for c, e in lines]
+        code += [f"    {kind} r{{}};"] + [f"    r[{k}] = {cxxcode(e)};" for k, e in enumerate(results)]
+        return "\n".join(code + ["    return r;"])
+
+    nf, nobs = len(f), len(observables)
+    uses = lambda e: {c for c in e.free_symbols if c.name.startswith("c")}
+    def needed(results):  # the common subexpressions these results use, in order
+        want, keep = set().union(*(uses(e) for e in results)) if results else set(), []
+        for c, e in reversed(common):
+            if c in want:
+                keep.append((c, e))
+                want |= uses(e)
+        return keep[::-1]
+    members = "\n".join(f"  T p{i};" for i in range(len(parameters)))
+    table = ",\n".join(f'      lb::parameter<&{name}::p{i}>("{p.name}", {float(v)!r}, "{p.name}")'
+                       for i, (p, v) in enumerate(parameters.items()))
+    casts = ", ".join(f"U(p{i})" for i in range(len(parameters)))
+    quote = lambda xs: ", ".join(f'"{x}"' for x in xs)
+    text = f"""// Generated by lb.sympy_model from sympy expressions (common subexpressions eliminated).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <{header}>
+#include <liebatch/model_parameters.hpp>
+
+template <class T> struct {name} {{
+  using space = {cpp_space};
+{members}
+  static constexpr auto parameters() {{
+    return lb::parameters(
+{table});
+  }}
+  LB_HD typename space::algebra::vec f(T t, const typename space::point& y) const {{
+    (void)t;
+{body(needed(reduced[:nf]), reduced[:nf], None, "typename space::algebra::vec")}
+  }}
+  static std::vector<std::string> state_names() {{ return {{{quote(x.name for x in state)}}}; }}
+"""
+    if nobs:
+        text += f"""  LB_HD lb::Vec<T, {nobs}> observables(const typename space::point& y) const {{
+{body(needed(reduced[nf:]), reduced[nf:], None, f"lb::Vec<T, {nobs}>")}
+  }}
+  static std::vector<std::string> observable_names() {{ return {{{quote(observables)}}}; }}
+"""
+    text += f"  template <class U> {name}<U> cast() const {{ return {{{casts}}}; }}\n}};\n"
+    return compile_model(cpp=text, type=name, methods=methods)
+
+
 class Model:
     """A model of the command line with its parameters: fixed, swept or drawn per member."""
 
     def __init__(self, name, preset=None, sampler=None, **parameters):
         if isinstance(name, Source):
+            _liebatch.enable_plugins()
             self.spec = {"source": name.path, "type": name.type, "methods": name.methods}
         else:
             self.spec = {"name": name}
