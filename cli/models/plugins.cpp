@@ -54,9 +54,26 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
+/// Where the settings are: $LIEBATCH_PLUGIN_CONFIG; beside the binary holding this code
+/// (plugin_config.txt: an installed Python module) or under its prefix (bin/../share/liebatch/
+/// plugin/config.txt: an installed command); else the build's own.
+fs::path config_path() {
+  if (const char* env = std::getenv("LIEBATCH_PLUGIN_CONFIG"); env && *env) return env;
+  if (Dl_info self; dladdr(reinterpret_cast<void*>(&config_path), &self) != 0 && self.dli_fname) {
+    // A shared object is named by its path; the program by argv[0], which may be a bare name.
+    const std::string name = self.dli_fname;
+    std::error_code ec;
+    const fs::path dir = fs::canonical(name.find('/') == std::string::npos ? "/proc/self/exe" : name, ec).parent_path();
+    for (const fs::path& p : {dir / "plugin_config.txt", dir / ".." / "share" / "liebatch" / "plugin" / "config.txt"}) {
+      std::error_code missing;
+      if (!ec && fs::is_regular_file(p, missing)) return p;
+    }
+  }
+  return LIEBATCH_PLUGIN_CONFIG;
+}
+
 CompileConfig compile_config() {
-  const char* env = std::getenv("LIEBATCH_PLUGIN_CONFIG");
-  const fs::path p = env && *env ? env : LIEBATCH_PLUGIN_CONFIG;
+  const fs::path p = config_path();
   std::ifstream f(p);
   if (!f)
     throw std::runtime_error("user models: this liebatch cannot compile them: its compile settings '" + p.string() +

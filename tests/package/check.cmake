@@ -17,4 +17,26 @@ if(CLI)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "heavy_top")
     message(FATAL_ERROR "the installed bin/liebatch did not list its models (exit ${rc})")
   endif()
+  # It compiles a user's model against its installed headers, not the build's.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "LIEBATCH_CACHE_DIR=${WORK}/cache" --unset=LIEBATCH_PLUGIN_CONFIG
+                          "${WORK}/prefix/bin/liebatch" list models --source ${MODEL} --type Gyrostat --methods rkmk4
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  file(GLOB manifest "${WORK}/cache/models/*.manifest")
+  set(text "")
+  if(manifest)
+    file(READ ${manifest} text)
+  endif()
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "rotor" OR NOT text MATCHES "${WORK}/prefix/share/liebatch/plugin/cli/models/plugin_unit.cpp"
+     OR NOT text MATCHES "${WORK}/prefix/include/liebatch/coadjoint.hpp" OR text MATCHES "${BUILD}/generated")
+    message(FATAL_ERROR "the installed bin/liebatch did not compile a user's model against its own headers (exit ${rc}):\n${out}${err}\n${text}")
+  endif()
+endif()
+# An installed Python module is under the prefix too, with its compile settings beside it.
+file(GLOB module "${WORK}/prefix/lib/python3*/*-packages/liebatch/_liebatch*.so")
+if(module)
+  get_filename_component(dir "${module}" DIRECTORY)
+  file(READ "${dir}/plugin_config.txt" text)
+  if(NOT text MATCHES "unit ${WORK}/prefix/share/liebatch/plugin/cli/models/plugin_unit.cpp")
+    message(FATAL_ERROR "the installed Python module's plugin_config.txt does not name the prefix's unit:\n${text}")
+  endif()
 endif()
