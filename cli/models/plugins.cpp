@@ -88,6 +88,14 @@ CompileConfig compile_config() {
     else if (k == "flag" && !v.empty()) c.flags.push_back(v);
   }
   if (const char* cxx = std::getenv("LIEBATCH_CXX"); cxx && *cxx) c.compiler = cxx;
+  if (c.compiler.find('/') == std::string::npos && std::getenv("PATH")) {  // a name: its file on PATH
+    std::istringstream dirs(std::getenv("PATH"));
+    for (std::string d; std::getline(dirs, d, ':');)
+      if (!d.empty() && ::access((fs::path(d) / c.compiler).c_str(), X_OK) == 0) {
+        c.compiler = (fs::path(d) / c.compiler).string();
+        break;
+      }
+  }
   return c;
 }
 
@@ -268,7 +276,7 @@ int declared_at(const std::string& text, const std::string& type) {
   return 0;
 }
 
-/// Loaded plugins by key: never unloaded (their runners' code lives in them).
+/// Loaded plugins by object path: never unloaded (their runners' code lives in them).
 std::map<std::string, PluginModel>& loaded() {
   static std::map<std::string, PluginModel> m;
   return m;
@@ -284,7 +292,7 @@ const ModelInfo& load(const fs::path& object, const std::string& key, const std:
   if (!f || m.key != key) throw std::runtime_error(path + ": '" + object.string() + "' is not the plugin compiled for this model");
   m.info.summary = "a user's model from " + source.string() + ", compiled at run time";
   m.object = object.string();
-  return (loaded()[key] = std::move(m)).info;
+  return loaded().try_emplace(object.string(), std::move(m)).first->second.info;  // never replaced: callers hold it
 }
 
 }  // namespace
@@ -320,9 +328,8 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   const std::string text = read_text(src);
 
   const CompileConfig cc = compile_config();
-  struct stat cs {};  // a compiler named by its path is checked, and its size and time go into the key
-  const bool named = cc.compiler.find('/') == std::string::npos;
-  if (cc.compiler.empty() || (!named && (::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)))
+  struct stat cs {};  // the compiler's size and time go into the key: an upgraded one is another
+  if (cc.compiler.empty() || ::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)
     throw std::runtime_error("user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
                              "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), or set "
                              "LIEBATCH_CXX to the same compiler elsewhere");
@@ -336,8 +343,7 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   const fs::path dir = plugin_cache();
   check_cache(dir);
   const fs::path cached = current(dir, key);  // checked on every use: a header may have changed since
-  if (const auto it = loaded().find(key); it != loaded().end() && !cached.empty() && fs::path(it->second.object) == cached)
-    return it->second.info;
+  if (const auto it = loaded().find(cached.string()); !cached.empty() && it != loaded().end()) return it->second.info;
   if (!cached.empty()) {
     try {
       return load(cached, key, path, src);
@@ -394,9 +400,12 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   fs::rename(tmp / "model.so", object, ec);
   if (!ec) fs::rename(tmp / "manifest", dir / (key + ".manifest"), ec);
   if (ec) throw IoError("user models: cannot put the compiled model into '" + dir.string() + "': " + ec.message());
-  for (const auto& e : fs::directory_iterator(dir, ec)) {  // the objects of this key's damaged or stale plugins
+  // The objects of this key's damaged or stale plugins, but neither this one nor the one the
+  // manifest names now (another process's may have replaced this one's meanwhile).
+  const fs::path named = current(dir, key);
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.rfind(key + "-", 0) == 0 && e.path() != object) fs::remove(e.path(), ec);
+    if (name.rfind(key + "-", 0) == 0 && e.path() != object && e.path() != named) fs::remove(e.path(), ec);
   }
   return load(object, key, path, src);
 }

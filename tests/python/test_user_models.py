@@ -231,3 +231,8 @@ def test_sympy_models_refuse_what_would_reach_the_code():
         lb.sympy_model("so3*", mu, [0, 0, 0], observables={'a"); system("x': mu[0]})
     with pytest.raises(ValueError, match="name"):
         lb.sympy_model("so3*", mu, [0, 0, 0], name="A; int x")
+    t = sp.Symbol("t")
+    with pytest.raises(ValueError, match="twice"):
+        lb.sympy_model("so3*", mu, [0, 0, 0], parameters={mu[0]: 1})
+    with pytest.raises(ValueError, match="depends on time"):
+        lb.sympy_model("so3*", mu, [0, 0, 0], observables={"e": t * mu[0]}, time=t)
