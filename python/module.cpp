@@ -287,7 +287,8 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
 /// lb.run_config's core: command `cmd` of the config (its text, and the path relative names start
 /// from), the output kept in memory. Returns (arrays, attributes, exit status).
 py::tuple run_config(const std::string& text, const std::string& path, const std::string& cmd, const std::string& device,
-                     const std::string& precision, int threads, bool simd, long batch, const py::object& progress) {
+                     const std::string& precision, int threads, bool simd, long batch, const std::string& members,
+                     const py::object& progress) {
   Options o;
   o.config = path;
   o.config_text = text;
@@ -296,6 +297,7 @@ py::tuple run_config(const std::string& text, const std::string& path, const std
   o.threads = threads;
   o.simd = simd;
   o.batch = batch;
+  o.members = members;
   o.quiet = !(py::isinstance<py::bool_>(progress) && progress.cast<bool>());  // the command's summary with the bar
   o.plot = false;
   o.command_line = "lb.run_config(" + path + ", " + cmd + ")";
@@ -408,6 +410,18 @@ PYBIND11_MODULE(_liebatch, m) {
     return v;
   });
   m.def("plugin_cache", &plugin_cache, "where compiled user models are cached");
+  m.def(
+      "merge",
+      [](const std::vector<std::string>& parts, const std::string& output, bool force) {
+        Options o;
+        o.output = output;
+        o.force = force;
+        o.quiet = true;
+        o.command_line = "lb.merge(" + std::to_string(parts.size()) + " parts, " + output + ")";
+        py::gil_scoped_release unlocked;
+        return merge_command(parts, o);
+      },
+      py::arg("parts"), py::arg("output"), py::arg("force"), "liebatch merge: slices of one run joined into one file");
   // A user's model compiled at run time links against the command's code in this module: Python
   // opened it with RTLD_LOCAL, so it is made global, once, before the first plugin is loaded (and
   // only then: its libraries join the global scope with it).
@@ -436,7 +450,7 @@ PYBIND11_MODULE(_liebatch, m) {
       .def_property_readonly("grid", [](const ModelRunner& r) { return r.rule().grid(); })
       .def_property_readonly("describe_parameters", [](const ModelRunner& r) { return r.rule().describe(); })
       .def("refusal", &ModelRunner::refusal, py::arg("method"))
-      .def("gpu_missing", &ModelRunner::gpu_missing)
+      .def("gpu_missing", &ModelRunner::gpu_missing, py::arg("method") = "")
       .def(
           "parameters",
           [](ModelRunner& r, std::size_t members) {
@@ -503,5 +517,5 @@ PYBIND11_MODULE(_liebatch, m) {
   m.def("statistics", &statistics, py::arg("obs"), py::arg("status"), py::arg("hit_member"), py::arg("hit_obs"), py::arg("bins"),
         py::arg("lo"), py::arg("hi"), py::arg("threads"));
   m.def("run_config", &run_config, py::arg("text"), py::arg("path"), py::arg("command"), py::arg("device"), py::arg("precision"),
-        py::arg("threads"), py::arg("simd"), py::arg("batch"), py::arg("progress"));
+        py::arg("threads"), py::arg("simd"), py::arg("batch"), py::arg("members"), py::arg("progress"));
 }

@@ -38,15 +38,26 @@ int cli_main(int argc, const char* const* argv) {
     c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
     c->add_flag("--force", o.force, "replace existing files that liebatch did not write (never an input, a read-only file or a symlink)");
   };
+  auto slice = [&](CLI::App* c) {
+    c->add_option("--members", o.members, "A:B: only members A to B - 1 of the config's (a slice; `liebatch merge` joins slices)");
+  };
   auto* run = app.add_subcommand("run", "integrate an ensemble; final states, samples and observables to HDF5");
   common(run);
+  slice(run);
   auto* poincare = app.add_subcommand("poincare", "an ensemble with a Poincaré section; hits to HDF5 and a scatter PNG");
   common(poincare);
+  slice(poincare);
   auto* converge = app.add_subcommand("converge", "step sizes x methods against a reference: errors, observed orders, log-log PNG");
   common(converge);
   auto* validate =
       app.add_subcommand("validate", "the same ensemble in double and in long double (or on the GPU): differences and pass/fail");
   common(validate);
+  auto* merge = app.add_subcommand("merge", "slices of one run or poincare (--members A:B) joined into the whole run's output");
+  std::vector<std::string> parts;
+  merge->add_option("parts", parts, "the slices' HDF5 files")->required();
+  merge->add_option("-o,--output", o.output, "the merged HDF5 file")->required();
+  merge->add_flag("-q,--quiet", o.quiet, "no summary");
+  merge->add_flag("--force", o.force, "replace an existing file that liebatch did not write (never a part, a read-only file or a symlink)");
   auto* list = app.add_subcommand("list", "models (with parameters), methods, presets");
   std::string what = "all";
   list->add_option("what", what, "models | methods | presets | all")->check(CLI::IsMember({"models", "methods", "presets", "all"}));
@@ -72,6 +83,7 @@ int cli_main(int argc, const char* const* argv) {
     if (*poincare) return poincare_command(o);
     if (*converge) return converge_command(o);
     if (*validate) return validate_command(o);
+    if (*merge) return merge_command(parts, o);
     return list_command(what, user);
   } catch (const ConfigError& e) {
     std::cerr << "liebatch: " << e.what() << "\n";

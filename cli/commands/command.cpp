@@ -43,13 +43,6 @@ std::string fmt_count(double n) {
   return s;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 /// Host bytes per member of a batch: its initial state, its results and the engine's buffers (in host
 /// memory on the CPU; counted on the GPU too, so the batches do not depend on the device;
 /// batch_plan.hpp); ×3 with a long double run beside.
@@ -85,8 +78,8 @@ std::string sibling(const std::string& h5, const std::string& ext) {
 std::string gpu_missing(const ModelRunner& model, const std::vector<std::string>& methods) {
   std::string why = gpu_unavailable_reason();
   for (const auto& m : methods)
-    if (why.empty()) why = gpu_method_missing(m);
-  return why.empty() ? model.gpu_missing() : why;
+    if (why.empty()) why = model.gpu_missing(m);
+  return why.empty() ? model.gpu_missing("") : why;
 }
 
 Where pick_device(const Options& o, const ModelRunner& model, const std::vector<std::string>& methods) {
@@ -121,7 +114,7 @@ std::vector<std::string> outputs_of(const std::string& h5, Command c, const Stud
 /// Refuses, before any work, a run whose output cannot fit on its file system (`out`; "" : kept in
 /// memory) or whose batches cannot fit in memory, naming both sizes.
 void check_resources(const Study& st, Command c, const Options& o, const std::string& out) {
-  const double n = double(st.init.count);
+  const double n = double(st.members.count());
   if (c == Command::converge) {  // every member at every step size at once, beside a long double run
     const double runs = n * double(st.converge.steps.size());
     check_memory(runs * member_bytes(st, true), fmt_count(runs) + " runs (members x step sizes) held at once");
@@ -147,6 +140,33 @@ std::vector<std::string> status_names() {
 
 }  // namespace
 
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+Study::Members member_range(const std::string& spec, std::size_t total, Command c) {
+  if (spec.empty()) return {0, total};
+  if (c != Command::run && c != Command::poincare)
+    throw ConfigError(
+        "--members: only 'liebatch run' and 'liebatch poincare' run a slice of the members (converge and validate "
+        "summarise all of them)");
+  const auto number = [&](const std::string& x) {
+    if (x.empty() || x.size() > 18 || x.find_first_not_of("0123456789") != std::string::npos)
+      throw ConfigError("--members: '" + echo(spec) + "' is not A:B (members A to B - 1, integers)");
+    return std::size_t(std::stoull(x));
+  };
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) number("");
+  const std::size_t a = number(spec.substr(0, colon)), b = number(spec.substr(colon + 1));
+  if (a >= b || b > total)
+    throw ConfigError("--members: " + spec + " is " + (a >= b ? "empty" : "out of range") + "; the config has " + std::to_string(total) +
+                      " members, so 0 <= A < B <= " + std::to_string(total));
+  return {a, b};
+}
+
 Study load(const Options& o, Command c) {
   if (o.precision == "float" && c != Command::run)
     throw ConfigError("--precision float: only 'liebatch run' offers float (sections, convergence and validation use double)");
@@ -157,6 +177,7 @@ Study load(const Options& o, Command c) {
   st.run.simd = o.simd;
   st.run.stop = o.stop;
   st.plot = st.plot && o.plot && !o.memory;
+  st.members = member_range(o.members, st.init.count, c);
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
   if (!given) st.inputs.push_back(o.config);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
@@ -171,9 +192,9 @@ Study load(const Options& o, Command c) {
   // Every member's state is checked now, so a bad one cannot end a long run late.
   Progress progress("checking initial states", o.quiet);
   std::vector<double> y;
-  for (std::size_t i0 = 0; i0 < st.init.count; i0 += 65536) {
-    st.init.fill(i0, std::min<std::size_t>(65536, st.init.count - i0), y);
-    progress(double(i0 + y.size() / std::size_t(st.model->dim())) / double(st.init.count));
+  for (std::size_t i0 = st.members.begin; i0 < st.members.end; i0 += 65536) {
+    st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y);
+    progress(double(i0 - st.members.begin + y.size() / std::size_t(st.model->dim())) / double(st.members.count()));
   }
   return st;
 }
@@ -200,6 +221,9 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.attr("precision", st.run.single ? "float" : "double");
   w.attr("initial_states", st.sampler);
   w.attr("config", st.config.dump(2));
+  w.attr("members_begin", double(st.members.begin));  // a slice's members (merge joins slices)
+  w.attr("members_end", double(st.members.end));
+  w.attr("members_total", double(st.init.count));
   w.write("names/state", st.model->state_names());
   w.write("names/observables", st.model->obs_names());
   w.write("names/status", status_names());
@@ -229,9 +253,9 @@ double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive
 }
 
 MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
-    : w_(w), model_(*st.model), hits_(hits), adaptive_(st.run.adaptive), n_(st.init.count) {
+    : w_(w), model_(*st.model), hits_(hits), adaptive_(st.run.adaptive), n_(st.members.count()), first_(st.members.begin) {
   using K = Sink::Kind;
-  const auto n = std::uint64_t(st.init.count), d = std::uint64_t(st.model->dim());
+  const auto n = std::uint64_t(n_), d = std::uint64_t(st.model->dim());
   const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
   w.create("initial/y", K::f64, {d, n});
   for (const auto& [key, size] : model_.varied_parameters())  // a member's parameters, (members) or (size, members)
@@ -261,7 +285,7 @@ MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
 
 void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunResult& r) {
   const auto& o = r.out;
-  const auto c0 = std::uint64_t(i0), b = std::uint64_t(o.size);
+  const auto c0 = std::uint64_t(i0 - first_), b = std::uint64_t(o.size);
   w_.write_columns("initial/y", y0, c0, b);
   if (model_.rule().varies()) {
     const auto values = model_.member_parameters(i0, o.size);

@@ -17,6 +17,9 @@ namespace lb::cli {
 /// replace someone else's file or not fit, batches that do not fit in memory, and bad initial states.
 Study load(const Options& o, Command c);
 
+/// Now, as "2026-11-28T17:30:00Z" (the outputs' `created`).
+std::string utc_now();
+
 /// The output file: -o, or the config's name with .h5 in the current directory.
 std::string output_path(const Options& o);
 /// The output's sink: the file's (open_sink), or Options::memory's.
@@ -44,15 +47,25 @@ std::size_t batch_size(const Study& st, std::size_t requested, bool extended);
 /// "9998 ok, 2 nonfinite" (names from LB_STATUSES).
 std::string status_summary(const std::vector<std::uint8_t>& status);
 
+/// The members [A, B) of `spec` ("A:B"; "" : all `total`), checked: integers, A < B <= total, and
+/// only for `run` and `poincare` (a ConfigError naming --members otherwise).
+Study::Members member_range(const std::string& spec, std::size_t total, Command c);
+
 /// The attributes and names every output starts with: version, command, device, model, method,
-/// the config, the names of the state's components, observables and statuses.
+/// the config, the members run (a slice's range), the names of the state's components,
+/// observables and statuses.
 void write_header(Sink& w, const Study& st, const Options& o, const std::string& command, const std::string& device);
+/// The hit records of a section: arrays of rows, one per hit, in member order (hits/count, lost and
+/// suspected_pairs are per member).
+inline constexpr const char* hit_records[] = {"hits/member", "hits/index", "hits/t", "hits/y", "hits/observables"};
+
 /// The per-member arrays of an ensemble (initial/, final/, samples/, and hits/ for a section),
-/// created for every member and filled batch by batch.
+/// created for every member of the study's range and filled batch by batch (a slice's column j is
+/// member begin + j; hits/member holds the config's member index).
 class MemberArrays {
  public:
   MemberArrays(Sink& w, const Study& st, bool hits);
-  /// Members [i0, i0 + r.out.size) with initial states y0.
+  /// Members [i0, i0 + r.out.size) (the config's indices) with initial states y0.
   void add(std::size_t i0, const std::vector<double>& y0, const RunResult& r);
 
  private:
@@ -60,6 +73,7 @@ class MemberArrays {
   const ModelRunner& model_;
   bool hits_, adaptive_, newton_ = false;
   std::uint64_t n_;
+  std::size_t first_;  ///< the first member's index (a slice's columns start at 0)
 };
 
 /// The attributes that say what arrays hold: final/status's values; the meaning of an implicit

@@ -25,6 +25,7 @@ struct Options {
   bool quiet = false;                ///< no progress, no summary
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write
+  std::string members;               ///< run, poincare: "A:B", members [A, B) of the config's alone ("" : all)
   std::string command_line;          ///< recorded in the output
   /// A caller in the same process (Python's run_config): the config's text where it is not read
   /// from `config` (which then only gives the directory relative names start from); the output
@@ -43,6 +44,9 @@ int run_command(const Options& o);       ///< liebatch run
 int poincare_command(const Options& o);  ///< liebatch poincare
 int converge_command(const Options& o);  ///< liebatch converge
 int validate_command(const Options& o);  ///< liebatch validate
+/// `liebatch merge PART.h5 ... -o ALL.h5`: slices of one run (--members) joined into the whole run's
+/// output (o.output, o.force, o.quiet, o.command_line).
+int merge_command(const std::vector<std::string>& parts, const Options& o);
 /// `liebatch list models --source header --type T [--methods ...]`: a user's model.
 struct UserModelArgs {
   std::string source, type;

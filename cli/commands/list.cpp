@@ -14,7 +14,7 @@ int list_command(const std::string& what, const UserModelArgs& user) {
   if (!user.source.empty() || !user.type.empty()) {
     if (user.source.empty() || user.type.empty() || (what != "models" && what != "all"))
       throw ConfigError("list: --source and --type go together, with `list models`");
-    std::cout << describe(user_model(user.source, user.type, user.methods, "(list --source)"));
+    std::cout << describe(user_model(user.source, user.type, user.methods, std::nullopt, "(list --source)"));
     return ok;
   }
   if (what == "models" || what == "all") std::cout << describe_models();

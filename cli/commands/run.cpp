@@ -67,7 +67,8 @@ int ensemble_command(const Options& opt, Command c) {
   Sink& w = *out;
   write_header(w, st, opt, poincare ? "poincare" : "run", where.text);
   MemberArrays sink(w, st, poincare);
-  const std::size_t n = st.init.count, batch = batch_size(st, std::size_t(opt.batch), false);
+  // This process's members: all, or a slice [first, first + n) of them (--members).
+  const std::size_t first = st.members.begin, n = st.members.count(), batch = batch_size(st, std::size_t(opt.batch), false);
   Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress);
   std::vector<std::uint8_t> status;
   long steps = 0, rejected = 0, hits = 0, lost = 0;
@@ -81,12 +82,12 @@ int ensemble_command(const Options& opt, Command c) {
   if (py < 0) py = px + 1 + (st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == px + 1 ? 1 : 0);
   std::string ran_on;
   const auto t_start = Clock::now();
-  for (std::size_t i0 = 0; i0 < n; i0 += batch) {
+  for (std::size_t i0 = first; i0 < first + n; i0 += batch) {
     RunSpec s = st.run;
-    s.size = std::min(batch, n - i0);
+    s.size = std::min(batch, first + n - i0);
     s.member0 = i0;
     st.init.fill(i0, s.size, s.y0);
-    s.progress = [&](double f) { progress((double(i0) + f * double(s.size)) / double(n)); };
+    s.progress = [&](double f) { progress((double(i0 - first) + f * double(s.size)) / double(n)); };
     const RunResult r = st.model->run(s);
     sink.add(i0, s.y0, r);
     ran_on = r.out.device;
@@ -119,8 +120,11 @@ int ensemble_command(const Options& opt, Command c) {
 
   if (!opt.quiet) {
     std::cout << (poincare ? "poincare: " : "run: ") << st.model->name() << ", " << st.run.method << (st.run.adaptive ? " (adaptive)" : "")
-              << ", " << n << " members on " << ran_on
-              << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
+              << ", " << n << " members"
+              << (n < st.init.count
+                      ? " (" + std::to_string(first) + " to " + std::to_string(first + n - 1) + " of " + std::to_string(st.init.count) + ")"
+                      : std::string())
+              << " on " << ran_on << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
               << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall << " s ("
               << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
     if (newton_most > 0) {

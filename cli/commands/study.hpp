@@ -52,6 +52,11 @@ struct Study {
   std::unique_ptr<ModelRunner> model;
   RunSpec run;  ///< method, span, stepping, section (states filled per batch)
   InitialStates init;
+  /// The members this process runs, [begin, end) of init.count (--members A:B; else all).
+  struct Members {
+    std::size_t begin = 0, end = 0;
+    std::size_t count() const { return end - begin; }
+  } members;
   std::string sampler;               ///< how the initial states were made (recorded)
   std::vector<std::string> inputs;   ///< files read (the config, a states file): never an output
   std::vector<std::string> outputs;  ///< files written (the HDF5 file, a CSV or PNG beside it)

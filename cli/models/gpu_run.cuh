@@ -8,6 +8,12 @@
 #include "cli/models/gpu_run.hpp"
 #include "cli/config/spec_ensemble.hpp"
 
+// The methods run_on_gpu holds kernels for: the build's list, or a user's model's own
+// (cli/models/plugin_unit_gpu.cu defines it before including this).
+#ifndef LB_CLI_GPU_RUN_METHODS
+#define LB_CLI_GPU_RUN_METHODS LB_CLI_GPU_METHODS
+#endif
+
 namespace lb::cli {
 
 template <class Model>
@@ -19,7 +25,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_on_gpu(const Ensemble<Model>& e,
 #define LB_CLI_GPU_RUN(m)                     \
   if constexpr (MethodFor<methods::m, Model>) \
     if (s.method == #m) return with_section<T>(s, [&](const auto& sec) { return cuda::run_gpu<methods::m>(e, o, sec); });
-  LB_CLI_GPU_METHODS(LB_CLI_GPU_RUN)
+  LB_CLI_GPU_RUN_METHODS(LB_CLI_GPU_RUN)
 #undef LB_CLI_GPU_RUN
   throw std::runtime_error("device 'gpu': " + gpu_method_missing(s.method));
 }

@@ -65,8 +65,9 @@ class ModelRunner {
   /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
   /// other names (a user's method says its models in add_method).
   virtual std::string refusal(const std::string& method) const = 0;
-  /// "" when this build holds the model's GPU kernels, otherwise why not.
-  virtual std::string gpu_missing() const = 0;
+  /// "" when this build holds the model's GPU kernels for `method` (for the model alone where
+  /// `method` is empty), otherwise why not.
+  virtual std::string gpu_missing(const std::string& method) const = 0;
   /// Runs in double (float when s.single), on the GPU when s.gpu / in long double, always on the
   /// CPU (reference solutions, validation).
   virtual RunResult run(const RunSpec& s) const = 0;
@@ -98,7 +99,8 @@ template <class Entry> class Runner final : public ModelRunner {
   static_assert(CastsTo<M<double>, float> && CastsTo<M<double>, long double>,
                 "a command-line model converts to float and long double: give it cast<U>() (lb::CastsTo, model.hpp)");
   /// Entries without GPU kernels in some builds say so (`gpu`, `gpu_note()`); every other model
-  /// is instantiated in a models_*_gpu.cu file.
+  /// is instantiated in a models_*_gpu.cu file, for the build's methods, or for its own
+  /// (`gpu_method_missing(method)`: a user's model, cli/models/plugin_unit_gpu.cu).
   static constexpr bool has_gpu = [] {
     if constexpr (requires { Entry::gpu; }) return Entry::gpu;
     else return true;
@@ -198,9 +200,11 @@ template <class Entry> class Runner final : public ModelRunner {
     });
     return why;
   }
-  std::string gpu_missing() const override {
-    if constexpr (has_gpu) return "";
-    else return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
+  std::string gpu_missing(const std::string& method) const override {
+    if constexpr (!has_gpu) return "model '" + std::string(Entry::name) + "': " + Entry::gpu_note();
+    else if (method.empty()) return "";
+    else if constexpr (requires { Entry::gpu_method_missing(method); }) return Entry::gpu_method_missing(method);
+    else return lb::cli::gpu_method_missing(method);
   }
   RunResult run(const RunSpec& s) const override { return s.single ? run_as<float>(s, s.gpu) : run_as<double>(s, s.gpu); }
   RunResult run_extended(const RunSpec& s) const override { return run_as<long double>(s, false); }
@@ -254,7 +258,7 @@ template <class Entry> class Runner final : public ModelRunner {
         r.out = run_on_gpu(e, o, s).template cast<double>();
         return r;
       }
-      throw std::runtime_error("device 'gpu': " + gpu_missing());
+      throw std::runtime_error("device 'gpu': " + gpu_missing(s.method));
     }
     const bool built_in = with_method(s.method, [&](auto tag) {
       using Method = typename decltype(tag)::type;

@@ -2,6 +2,7 @@
 // "source" header, a "type" and its "methods" gets the model's entry from a plugin, compiled once
 // into the user's cache with the command's own compiler and flags, then loaded from there.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,12 @@ struct PluginModel {
   std::string object;
 };
 
-/// The entry of model template `type` in the header at `source` for `methods`, from the cache or
-/// compiled into it (a line on stderr says so). Errors name `path` (the config's "model" object):
-/// a bad type or method name, an unreadable source, a compile error (CompileError).
+/// The entry of model template `type` in the header at `source` for `methods`, with its GPU kernels
+/// where `gpu` (by default where this liebatch has a GPU path), from the cache or compiled into it
+/// (a line on stderr says so). Errors name `path` (the config's "model" object): a bad type or
+/// method name, an unreadable source, "gpu" in a build without CUDA, a compile error (CompileError).
 const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
-                            const std::string& path);
+                            std::optional<bool> gpu, const std::string& path);
 
 /// The directory plugins are cached in: $LIEBATCH_CACHE_DIR, else $XDG_CACHE_HOME/liebatch, else
 /// ~/.cache/liebatch; with models/ under it.

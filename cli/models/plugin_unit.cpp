@@ -1,7 +1,8 @@
 // The unit a user's model is compiled from (cli/models/plugins.cpp runs the compiler on it): the
 // user's header comes in by -include, the model's template as -DLB_USER_MODEL=Name (a checked
 // identifier), its methods as -DLB_USER_METHODS(X)=X(rkmk4)X(rkmk54) (checked names) and the
-// cache key as -DLB_USER_KEY. No text of the user's is pasted into this file.
+// cache key as -DLB_USER_KEY; -DLB_USER_GPU where plugin_unit_gpu.cu is compiled beside it with
+// the model's kernels. No text of the user's is pasted into this file.
 #include <string>
 #include <type_traits>
 
@@ -29,6 +30,26 @@ struct UserEntry : lb::cli::user::Entry<LB_USER_MODEL> {
 #undef LB_USER_NAME
     return "this user model was compiled for " + v + " (add the method to the model's \"methods\" to compile it too)";
   }
+#ifdef LB_USER_GPU
+  static constexpr bool gpu = true;
+  /// Its kernels are its own (plugin_unit_gpu.cu), for the methods it was compiled for.
+  static std::string gpu_method_missing(const std::string& method) {
+    bool in = false;
+#define LB_USER_IS(m) in = in || method == #m;
+    LB_USER_METHODS(LB_USER_IS)
+#undef LB_USER_IS
+    return in ? "" : takes_note();
+  }
+#else
+  static constexpr bool gpu = false;
+  static std::string gpu_note() {
+#ifdef LIEBATCH_CLI_GPU
+    return "compiled without its GPU kernels (\"gpu\": false in the model object)";
+#else
+    return "this liebatch has no GPU path (built without CUDA), so neither has a user's model";
+#endif
+  }
+#endif
 };
 
 }  // namespace

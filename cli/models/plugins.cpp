@@ -19,6 +19,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -40,10 +41,11 @@ namespace {
 namespace fs = std::filesystem;
 
 /// How the command compiles a plugin: written by CMake into the build (cmake/plugin_config.txt.in),
-/// one "key value" a line: the compiler, its id, the unit and each flag.
+/// one "key value" a line: the compiler, its id, the unit and each flag; in a build with a GPU
+/// path, nvcc, its flags and how to link the CUDA runtime (the GPU unit lies beside the unit).
 struct CompileConfig {
-  std::string compiler, compiler_id, unit;
-  std::vector<std::string> flags;
+  std::string compiler, compiler_id, unit, cuda_compiler;
+  std::vector<std::string> flags, cuda_flags, cuda_link;
 };
 
 std::string read_text(const fs::path& p) {
@@ -86,6 +88,9 @@ CompileConfig compile_config() {
     else if (k == "compiler_id") c.compiler_id = v;
     else if (k == "unit") c.unit = v;
     else if (k == "flag" && !v.empty()) c.flags.push_back(v);
+    else if (k == "cuda_compiler") c.cuda_compiler = v;
+    else if (k == "cuda_flag" && !v.empty()) c.cuda_flags.push_back(v);
+    else if (k == "cuda_link" && !v.empty()) c.cuda_link.push_back(v);
   }
   if (const char* cxx = std::getenv("LIEBATCH_CXX"); cxx && *cxx) c.compiler = cxx;
   if (c.compiler.find('/') == std::string::npos && std::getenv("PATH")) {  // a name: its file on PATH
@@ -195,18 +200,24 @@ std::vector<std::string> dependencies(const std::string& text) {
     }
   }
   flush();
-  if (!v.empty() && v[0].back() == ':') v.erase(v.begin());
+  // Less the target: "obj:" (g++) or "obj :" (nvcc).
+  if (const auto colon = std::find_if(v.begin(), v.end(), [](const std::string& x) { return x.back() == ':'; }); colon != v.end())
+    v.erase(v.begin(), colon + 1);
   return v;
 }
 
-/// Runs argv[0] (found on PATH if it has no slash) with argv, no shell: each argument is passed
-/// as it is; its output into `log`. The exit status; otherwise a message: why it did not start,
-/// or the signal that ended it.
+/// Starts argv[0] (found on PATH if it has no slash) with argv, no shell: each argument is passed
+/// as it is; its output into `log`. wait() gives its exit status; otherwise a message: why it did
+/// not start, or the signal that ended it.
 struct Ran {
   int status = -1;
   std::string failure;
 };
-Ran run(const std::vector<std::string>& argv, const fs::path& log) {
+struct Spawned {
+  pid_t pid = 0;
+  Ran failed;  // why it did not start (pid 0)
+};
+Spawned spawn(const std::vector<std::string>& argv, const fs::path& log, bool own_group = false) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -214,16 +225,32 @@ Ran run(const std::vector<std::string>& argv, const fs::path& log) {
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawnattr_t attr;  // in a process group of its own: stopped as a whole (nvcc runs several)
+  posix_spawnattr_init(&attr);
+  if (own_group) posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP), posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  const int rc = posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return {-1, std::string("it did not start: ") + std::strerror(rc)};
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return {0, {-1, std::string("it did not start: ") + std::strerror(rc)}};
+  return {pid, {}};
+}
+Ran wait(const Spawned& p) {
+  if (p.pid == 0) return p.failed;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
+  while (waitpid(p.pid, &status, 0) < 0)
     if (errno != EINTR) return {-1, std::string("waiting for it failed: ") + std::strerror(errno)};
   if (WIFSIGNALED(status))
     return {-1, "it was ended by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")"};
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ""};
+}
+
+/// The compiler `path`, checked: there and runnable; its size and time (they go into the key: an
+/// upgraded compiler is another).
+std::string checked_compiler(const std::string& path, const std::string& what) {
+  struct stat cs {};
+  if (path.empty() || ::stat(path.c_str(), &cs) != 0 || ::access(path.c_str(), X_OK) != 0) throw std::runtime_error(what);
+  return path + " " + std::to_string(cs.st_size) + " " + std::to_string(cs.st_mtime) + "\n";
 }
 
 /// The compiler's text for a message: its first 60 lines (the first error comes first: the unit
@@ -307,7 +334,7 @@ std::string plugin_cache() {
 }
 
 const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
-                            const std::string& path) {
+                            std::optional<bool> gpu, const std::string& path) {
   static std::mutex mutex;  // Python threads may make models at once
   std::lock_guard<std::mutex> lock(mutex);
   if (type.size() > 200 || !cpp_name(type))
@@ -328,16 +355,24 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   const std::string text = read_text(src);
 
   const CompileConfig cc = compile_config();
-  struct stat cs {};  // the compiler's size and time go into the key: an upgraded one is another
-  if (cc.compiler.empty() || ::stat(cc.compiler.c_str(), &cs) != 0 || ::access(cc.compiler.c_str(), X_OK) != 0)
-    throw std::runtime_error("user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
-                             "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), or set "
-                             "LIEBATCH_CXX to the same compiler elsewhere");
+  if (gpu.value_or(false) && cc.cuda_compiler.empty())
+    Node::fail(path + "/gpu", "this liebatch has no GPU path (built without CUDA), so a model's GPU kernels cannot be compiled");
+  const bool kernels = gpu.value_or(!cc.cuda_compiler.empty());
   // The key: everything that makes the object differ. The files it includes are checked by the
   // manifest instead (their list is known once compiled).
-  std::string what = std::string("liebatch ") + LIEBATCH_VERSION + " " + source_commit() + "\n" + cc.compiler + " " + cc.compiler_id + " " +
-                     std::to_string(cs.st_size) + " " + std::to_string(cs.st_mtime) + "\n";
+  std::string what =
+      std::string("liebatch ") + LIEBATCH_VERSION + " " + source_commit() + "\n" + cc.compiler_id + "\n" +
+      checked_compiler(cc.compiler, "user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
+                                        "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), "
+                                        "or set LIEBATCH_CXX to the same compiler elsewhere");
   for (const auto& f : cc.flags) what += f + "\n";
+  if (kernels) {
+    what += checked_compiler(cc.cuda_compiler, "user models: the CUDA compiler liebatch was built with, '" + cc.cuda_compiler +
+                                                   "', is not there: install the CUDA Toolkit it came from, or give the model "
+                                                   "\"gpu\": false to compile it for the CPU alone");
+    for (const auto& f : cc.cuda_flags) what += f + "\n";
+    for (const auto& f : cc.cuda_link) what += f + "\n";
+  }
   what += type + "\n" + method_list + "\n" + src.string() + "\n" + text;
   const std::string key = hex(fnv(what)) + hex(fnv(what, 0x9e3779b97f4a7c15ull));
   const fs::path dir = plugin_cache();
@@ -366,28 +401,60 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
       fs::remove_all(p, e);
     }
   } remove{tmp};
-  std::vector<std::string> argv{cc.compiler};
-  argv.insert(argv.end(), cc.flags.begin(), cc.flags.end());
-  argv.insert(argv.end(), {"-fPIC", "-shared", "-Wfatal-errors", "-include", src.string(), "-DLB_USER_MODEL=" + type,
-                           "-DLB_USER_METHODS(X)=" + method_macro, "-DLB_USER_KEY=\"" + key + "\"", "-MMD", "-MF", (tmp / "deps").string(),
-                           cc.unit, "-o", (tmp / "model.so").string()});
-  std::cerr << "liebatch: compiling model " << type << " from " << src.string() << " for " << method_list << " (" << cc.compiler_id
-            << ", about a minute; cached in " << dir.string() << ")..." << std::flush;
+  const std::vector<std::string> model{"-include", src.string(), "-DLB_USER_MODEL=" + type, "-DLB_USER_METHODS(X)=" + method_macro,
+                                       "-DLB_USER_KEY=\"" + key + "\""};
+  std::vector<std::string> cpu{cc.compiler};
+  cpu.insert(cpu.end(), cc.flags.begin(), cc.flags.end());
+  cpu.insert(cpu.end(), {"-fPIC", "-Wfatal-errors"});
+  cpu.insert(cpu.end(), model.begin(), model.end());
+  if (kernels) cpu.push_back("-DLB_USER_GPU");
+  cpu.insert(cpu.end(), {"-MMD", "-MF", (tmp / "deps").string(), "-c", cc.unit, "-o", (tmp / "cpu.o").string()});
+  std::vector<std::string> cuda{cc.cuda_compiler};
+  cuda.insert(cuda.end(), cc.cuda_flags.begin(), cc.cuda_flags.end());
+  cuda.insert(cuda.end(), model.begin(), model.end());
+  cuda.insert(cuda.end(), {"-MMD", "-MF", (tmp / "deps_gpu").string(), "-c",
+                           (fs::path(cc.unit).parent_path() / "plugin_unit_gpu.cu").string(), "-o", (tmp / "gpu.o").string()});
+  std::cerr << "liebatch: compiling model " << type << " from " << src.string() << " for " << method_list
+            << (kernels ? ", CPU and GPU" : "") << " (" << cc.compiler_id << ", about a minute; cached in " << dir.string() << ")..."
+            << std::flush;
   const auto t0 = std::chrono::steady_clock::now();
-  const Ran ran = run(argv, tmp / "log");
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (ran.status != 0) {
+  // The CPU unit and the GPU unit at once (each is one process; the machine has cores for both).
+  const Spawned cpu_job = spawn(cpu, tmp / "log");
+  const Spawned cuda_job = kernels ? spawn(cuda, tmp / "log_gpu", true) : Spawned{};
+  const Ran cpu_ran = wait(cpu_job);
+  if (cpu_ran.status != 0 && cuda_job.pid != 0) ::kill(-cuda_job.pid, SIGTERM);  // the error to report is the CPU unit's
+  const Ran cuda_ran = kernels ? wait(cuda_job) : Ran{0, ""};
+  const auto failed = [&](const Ran& ran, const std::string& compiler, const fs::path& log, const std::string& part) {
     std::cerr << " failed\n";
-    if (ran.status < 0) throw std::runtime_error("user models: the compiler '" + cc.compiler + "': " + ran.failure);
+    if (ran.status < 0) throw std::runtime_error("user models: the compiler '" + compiler + "': " + ran.failure);
     const int line = declared_at(text, type);
     throw CompileError(
-        "config " + path + "/source: model " + type + " from '" + src.string() + "' does not compile:\n" + compiler_text(tmp / "log") +
+        "config " + path + "/source: model " + type + " from '" + src.string() + "' does not compile" + part + ":\n" + compiler_text(log) +
         (line > 0 ? "  " + src.string() + ":" + std::to_string(line) + ": note: model " + type + " is declared here\n" : ""));
+  };
+  // The CPU unit's errors first: they hold the contract's messages.
+  if (cpu_ran.status != 0) failed(cpu_ran, cc.compiler, tmp / "log", "");
+  if (cuda_ran.status != 0)
+    failed(cuda_ran, cc.cuda_compiler, tmp / "log_gpu",
+           " for the GPU (nvcc; f must be LB_HD and call only host-and-device code, or give the model \"gpu\": false)");
+  std::vector<std::string> link{cc.compiler, "-shared", (tmp / "cpu.o").string()};
+  if (kernels) {
+    link.push_back((tmp / "gpu.o").string());
+    link.insert(link.end(), cc.cuda_link.begin(), cc.cuda_link.end());
   }
-  std::fprintf(stderr, " done in %.1f s\n", s);
+  link.insert(link.end(), {"-o", (tmp / "model.so").string()});
+  if (const Ran ran = wait(spawn(link, tmp / "log_link")); ran.status != 0)
+    throw std::runtime_error("user models: linking the model failed: " + (ran.status < 0 ? ran.failure : compiler_text(tmp / "log_link")));
+  std::fprintf(stderr, " done in %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 
   Manifest m{key, fnv(read_text(tmp / "model.so")), {}};
-  for (const auto& f : dependencies(read_text(tmp / "deps"))) {
+  std::vector<std::string> files = dependencies(read_text(tmp / "deps"));
+  if (kernels) {
+    const auto more = dependencies(read_text(tmp / "deps_gpu"));
+    for (const auto& f : more)
+      if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+  }
+  for (const auto& f : files) {
     const fs::path p = fs::absolute(f);
     m.files.emplace_back(p.string(), fnv(read_text(p)));
   }

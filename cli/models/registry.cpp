@@ -23,8 +23,9 @@ const std::vector<ModelInfo>& models() {
   return v;
 }
 
-/// A user's model: "source" (a header, relative to base_dir), "type" (its class template) and the
-/// "methods" to compile it for (default rkmk4 and rkmk54).
+/// A user's model: "source" (a header, relative to base_dir), "type" (its class template), the
+/// "methods" to compile it for (default rkmk4 and rkmk54) and "gpu" (its kernels too; by default
+/// where this liebatch has a GPU path).
 const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
   if (model.has("name")) Node::fail(model.at("name"), "a model has a \"name\" (built in) or a \"source\" (yours), not both");
   if (model.has("preset")) Node::fail(model.at("preset"), "a user's model has no presets");
@@ -41,7 +42,9 @@ const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
       methods.push_back(v[k].get<std::string>());
     }
   }
-  return user_model(source.string(), type, methods, model.path());
+  std::optional<bool> gpu;
+  if (model.has("gpu")) gpu = model.boolean("gpu", false);
+  return user_model(source.string(), type, methods, gpu, model.path());
 }
 
 std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir) {

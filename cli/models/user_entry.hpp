@@ -89,8 +89,6 @@ template <template <class> class Model> struct Entry {
     return t;
   }
   static parameters base(const std::string&) { return defaults<parameters>(); }
-  static constexpr bool gpu = false;
-  static std::string gpu_note() { return "a user model runs on the CPU (its GPU kernels are not compiled yet)"; }
 };
 
 }  // namespace lb::cli::user

@@ -27,9 +27,20 @@
 namespace lb::cli {
 namespace {
 
-// Temporary files to remove when a signal ends the process (unlink is async-signal-safe).
+// Temporary files to remove when a signal ends the process (unlink is async-signal-safe). Where
+// the process had a handler of its own (Python's, which turns SIGINT into KeyboardInterrupt), the
+// signal does not end it: that handler runs instead, and the temporaries go with their owners.
 std::array<std::atomic<const char*>, 8> pending{};
+constexpr int removal_signals[] = {SIGINT, SIGTERM, SIGHUP};  // SIGHUP: the terminal closed
+struct sigaction before[std::size(removal_signals)];
 extern "C" void remove_pending(int sig) {
+  for (std::size_t k = 0; k < std::size(removal_signals); ++k) {
+    if (removal_signals[k] != sig) continue;
+    const struct sigaction& old = before[k];
+    if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction) return old.sa_sigaction(sig, nullptr, nullptr);
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN) return;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler != SIG_DFL) return old.sa_handler(sig);
+  }
   for (auto& p : pending)
     if (const char* f = p.load()) ::unlink(f);
   std::signal(sig, SIG_DFL);
@@ -72,9 +83,10 @@ std::string unreadable(const std::string& path) {
 namespace {
 void register_temporary(const std::string& path) {
   static const bool installed = [] {
-    std::signal(SIGINT, remove_pending);
-    std::signal(SIGTERM, remove_pending);
-    std::signal(SIGHUP, remove_pending);  // the terminal closed
+    struct sigaction mine {};
+    mine.sa_handler = remove_pending;
+    sigemptyset(&mine.sa_mask);
+    for (std::size_t k = 0; k < std::size(removal_signals); ++k) sigaction(removal_signals[k], &mine, &before[k]);
     return true;
   }();
   (void)installed;

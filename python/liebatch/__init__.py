@@ -13,6 +13,7 @@ See docs/python.md.
 
 import hashlib
 import json
+import operator
 import os
 import re
 import tempfile
@@ -23,7 +24,7 @@ from . import _liebatch
 from ._liebatch import CompileError, __version__
 
 __all__ = [
-    "Model", "Output", "Source", "CompileError", "compile_model", "sympy_model", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
+    "Model", "Output", "Source", "CompileError", "merge", "compile_model", "sympy_model", "Hyperplane", "Stroboscopic", "model", "models", "methods", "solve", "run_config", "load",
     "values", "linspace", "logspace", "uniform", "normal", "lognormal", "gpu_unavailable", "statistics",
 ]
 
@@ -34,6 +35,7 @@ _ARGUMENTS = [
     (r"/model/source", "source"),
     (r"/model/type", "type"),
     (r"/model/methods(/\d+)?", "methods"),
+    (r"/model/gpu", "gpu"),
     (r"/model/name", "model name"),
     (r"/model", "model"),
     (r"/method", "method"),
@@ -148,20 +150,22 @@ def _read(path):
 
 
 class Source:
-    """A user's model: the class template `type` of a C++ header, compiled for `methods`
-    (lb.compile_model; docs/user-models.md). lb.model(source, **parameters) makes a Model of it."""
+    """A user's model: the class template `type` of a C++ header, compiled for `methods`, with its
+    GPU kernels where `gpu` (None: where this liebatch has a GPU path) (lb.compile_model;
+    docs/user-models.md). lb.model(source, **parameters) makes a Model of it."""
 
-    def __init__(self, path, type, methods):
-        self.path, self.type, self.methods = path, type, list(methods)
+    def __init__(self, path, type, methods, gpu=None):
+        self.path, self.type, self.methods, self.gpu = path, type, list(methods), gpu
 
     def __repr__(self):
         return f"liebatch.Source({self.type} from {self.path!r} for {', '.join(self.methods)})"
 
 
-def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
+def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None, gpu=None):
     """Compiles a model written as a C++ header, its text `cpp` or its file `path`, in which `type`
     is the model's class template (the Model contract: space, f, parameters(), cast; see
-    docs/user-models.md), for `methods`, with the command line's own compiler and flags, into the
+    docs/user-models.md), for `methods` (and their GPU kernels with nvcc where `gpu`; by default
+    where this liebatch has a GPU path), with the command line's own compilers and flags, into the
     user's cache: a later call with the same text loads it (about a second). Returns a Source for
     lb.model. A compile error raises lb.CompileError with the compiler's text, at the lines of
     the header."""
@@ -170,6 +174,8 @@ def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
     if not isinstance(type, str):
         raise TypeError(f"type: expected the name of the model's class template, got {type!r}")
     methods = [methods] if isinstance(methods, str) else list(methods)
+    if gpu is not None and not isinstance(gpu, bool):
+        raise TypeError(f"gpu: expected True, False or None (where this liebatch has a GPU path), got {gpu!r}")
     if cpp is not None:
         if not isinstance(cpp, str):
             raise TypeError(f"cpp: expected the header's text, got {cpp.__class__.__name__}")
@@ -190,7 +196,7 @@ def compile_model(cpp=None, type=None, methods=("rkmk4", "rkmk54"), path=None):
             except BaseException:
                 os.unlink(tmp)
                 raise
-    source = Source(os.path.abspath(os.fspath(path)), type, methods)
+    source = Source(os.path.abspath(os.fspath(path)), type, methods, gpu)
     Model(source)  # compiled now, or loaded from the cache: its errors are raised here
     return source
 
@@ -207,7 +213,7 @@ _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 
 
 def sympy_model(space, state, f, parameters=None, observables=None, time=None, name="SympyModel",
-                methods=("rkmk4", "rkmk54")):
+                methods=("rkmk4", "rkmk54"), gpu=None):
     """A model from sympy expressions, compiled like a header of one's own (lb.compile_model):
     `space` one of so3*, se3*, S2, TS2; `state` its symbols (their names name the state's numbers);
     `f` the algebra element that moves the state (a list of expressions in the state, the
@@ -328,7 +334,7 @@ template <class T> struct {name} {{
   static std::vector<std::string> observable_names() {{ return {{{quote(observables)}}}; }}
 """
     text += f"  template <class U> {name}<U> cast() const {{ return {{{casts}}}; }}\n}};\n"
-    return compile_model(cpp=text, type=name, methods=methods)
+    return compile_model(cpp=text, type=name, methods=methods, gpu=gpu)
 
 
 class Model:
@@ -338,6 +344,8 @@ class Model:
         if isinstance(name, Source):
             _liebatch.enable_plugins()
             self.spec = {"source": name.path, "type": name.type, "methods": name.methods}
+            if name.gpu is not None:
+                self.spec["gpu"] = name.gpu
         else:
             self.spec = {"name": name}
         if preset is not None:
@@ -667,17 +675,49 @@ def statistics(out, bins=32, lo=None, hi=None, threads=0):
                                 int(threads))
 
 
-def run_config(config, command="run", device="auto", precision="double", threads=0, simd=True, batch=0, progress=None):
+def merge(parts, path, force=False):
+    """Joins slices of one run into the whole run's output, written to `path` and returned (as
+    lb.load gives it): `parts` are Outputs of lb.run_config(cfg, members=(a, b)) or files of
+    `liebatch run|poincare --members A:B`, in any order. The checks of `liebatch merge`: one config,
+    command, model, method and liebatch version, every member once (a gap or an overlap is named:
+    ValueError); an existing `path` is replaced only if liebatch wrote it, or with force=True, and
+    never when it is a part."""
+    path = os.fspath(path)
+    with tempfile.TemporaryDirectory(prefix=".tmp-merge-", dir=os.path.dirname(os.path.abspath(path))) as scratch:
+        files = []
+        for k, p in enumerate(parts):
+            if isinstance(p, Output):
+                files.append(os.path.join(scratch, f"part{k}.h5"))
+                p.save(files[-1])
+            else:
+                files.append(os.fspath(p))
+        _call(_liebatch.merge, files, path, bool(force))
+    return load(path)
+
+
+def run_config(config, command="run", device="auto", precision="double", threads=0, simd=True, batch=0, progress=None,
+               members=None):
     """Runs a command (run, poincare, converge, validate) of a config — a file, or a dict in its
     form — as `liebatch <command>` does, the output kept in memory (one copy, from the batches into
-    its arrays) instead of a file. Config errors raise ValueError naming the JSON path, file errors
-    OSError. The Output's exit_status is the command's (1: validate failed, or no member finished)."""
+    its arrays) instead of a file. `members=(a, b)` runs members a to b - 1 alone (run, poincare:
+    a slice, as --members; lb.merge joins slices). Config errors raise ValueError naming the JSON
+    path, file errors OSError. The Output's exit_status is the command's (1: validate failed, or
+    no member finished)."""
     if command not in ("run", "poincare", "converge", "validate"):
         raise ValueError(f"command: expected one of run, poincare, converge, validate, got {command!r}")
+    span = ""
+    if members is not None:
+        try:
+            a, b = (operator.index(x) for x in members)
+        except (TypeError, ValueError):
+            raise TypeError(f"members: expected (a, b), two integers, got {members!r}") from None
+        if a < 0 or b < 0:
+            raise ValueError(f"members: expected 0 <= a < b, got {members!r}")
+        span = f"{a}:{b}"
     if isinstance(config, dict):
         text, path = _json(config), ""
     else:
         text, path = "", os.fspath(config)
     arrays, attrs, status = _liebatch.run_config(text, path, command, device, precision, int(threads), bool(simd), int(batch),
-                                                 _progress(progress))
+                                                 span, _progress(progress))
     return Output(arrays, attrs, status)

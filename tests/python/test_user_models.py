@@ -1,6 +1,7 @@
 """Users' models compiled at run time (cli/models/plugins.cpp): the built-in models written as user
 headers give their numbers bitwise, errors come at the user's lines, and the cache is safe."""
 import glob
+import re
 import os
 import shutil
 import subprocess
@@ -29,8 +30,10 @@ def config(model, state, method):
             "initial": {"state": state, "ensemble": {"count": 20, "scale": 0.05, "seed": 7}}, "outputs": {"samples": 5}}
 
 
-def user_spec(header, template, parameters):
-    return {"source": os.path.join(MODELS, header), "type": template, "parameters": parameters}
+def user_spec(header, template, parameters, gpu=False):
+    """The model object of a user's header; without GPU kernels (nvcc takes a minute or two), but
+    in the tests of the GPU path."""
+    return {"source": os.path.join(MODELS, header), "type": template, "parameters": parameters, "gpu": gpu}
 
 
 @pytest.mark.parametrize("method", ["rkmk4", "rkmk54"])
@@ -44,7 +47,7 @@ def test_a_user_header_gives_the_built_in_models_numbers(cli, header, template, 
         assert_same(a, b)
         assert b.attrs[""]["model"] == template
     # From Python: the same source compiled by lb.compile_model, run by lb.solve.
-    src = lb.compile_model(path=os.path.join(MODELS, header), type=template, methods=["rkmk4", "rkmk54"])
+    src = lb.compile_model(path=os.path.join(MODELS, header), type=template, methods=["rkmk4", "rkmk54"], gpu=False)
     steps = {"atol": 1e-9, "rtol": 1e-9} if method == "rkmk54" else {"h": 0.01}
     r = lb.solve(lb.model(src, **parameters), a["initial/y"].T, t=(0, 2), method=method, samples=5, **steps)
     assert_same(r, a)
@@ -58,13 +61,13 @@ def test_a_float_run_of_a_user_model_equals_the_built_in_one(cli):
 
 
 def test_a_method_it_was_not_compiled_for_is_refused_with_the_way_to_add_it():
-    src = lb.compile_model(path=os.path.join(MODELS, "free_rigid_body.hpp"), type="Body", methods=["rkmk4", "rkmk54"])
+    src = lb.compile_model(path=os.path.join(MODELS, "free_rigid_body.hpp"), type="Body", methods=["rkmk4", "rkmk54"], gpu=False)
     with pytest.raises(ValueError, match="compiled for rkmk4, rkmk54"):
         lb.solve(lb.model(src), [1, 0, 0], t=(0, 1), h=0.1, method="cf4")
 
 
 def test_parameters_defaults_and_names_come_from_the_header():
-    src = lb.compile_model(path=os.path.join(MODELS, "heavy_top.hpp"), type="Top", methods=["rkmk4", "rkmk54"])
+    src = lb.compile_model(path=os.path.join(MODELS, "heavy_top.hpp"), type="Top", methods=["rkmk4", "rkmk54"], gpu=False)
     m = lb.model(src, mass=lb.linspace(1, 2, 3))
     assert m.observable_names == ["energy", "|Gamma|", "Pi.Gamma"] and m.dim == 6
     assert np.array_equal(m.parameters()["mass"], [1, 1.5, 2])
@@ -92,7 +95,7 @@ BROKEN = [
 def test_a_broken_model_gives_the_compilers_message_at_the_users_line(what, text, line_of, message):
     assert text != GOOD, what
     with pytest.raises(lb.CompileError, match="does not compile") as e:
-        lb.compile_model(cpp=text, type="Body", methods=["rkmk4"])
+        lb.compile_model(cpp=text, type="Body", methods=["rkmk4"], gpu=False)
     said = str(e.value)
     assert message in said, said
     header = [p for p in glob.glob(os.path.join(lb._liebatch.plugin_cache(), "sources", "*.hpp")) if open(p).read() == text]
@@ -106,7 +109,7 @@ def test_a_compile_error_from_the_command_line_exits_2_and_caches_nothing(tmp_pa
     header.write_text(BROKEN[0][1])
     cfg = tmp_path / "broken.json"
     cfg.write_text(
-        '{"model": {"source": "broken.hpp", "type": "Body"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1},'
+        '{"model": {"source": "broken.hpp", "type": "Body", "gpu": false}, "method": "rkmk4", "time": {"t0": 0, "t1": 1},'
         ' "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}}')
     cache = tmp_path / "cache"
     p = subprocess.run([EXE, "run", str(cfg), "-o", str(tmp_path / "out.h5"), "-q"], capture_output=True, text=True,
@@ -163,7 +166,7 @@ def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compile
     (tmp_path / "small.hpp").write_text(SMALL)
     (tmp_path / "part.hpp").write_text("inline constexpr int small_part = 1;\n")
     (tmp_path / "small.json").write_text(
-        '{"model": {"source": "small.hpp", "type": "Small", "methods": ["rkmk4"]}, "method": "rkmk4",'
+        '{"model": {"source": "small.hpp", "type": "Small", "methods": ["rkmk4"], "gpu": false}, "method": "rkmk4",'
         ' "time": {"t0": 0, "t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}}')
     cache = tmp_path / "cache"
     # Two processes compile the same model at once: both succeed, one plugin is kept.
@@ -206,12 +209,12 @@ def test_a_sympy_rigid_body_gives_the_built_in_numbers(cli):
     mu, inertia = sp.symbols("mu_x mu_y mu_z"), sp.symbols("I1 I2 I3")
     src = lb.sympy_model("so3*", mu, [-m / i for m, i in zip(mu, inertia)], parameters=dict(zip(inertia, [2, 1, 0.5])),
                          observables={"energy": sum(m**2 / (2 * i) for m, i in zip(mu, inertia)),
-                                      "casimir |mu|": sp.sqrt(sum(m**2 for m in mu))}, name="SympyBody")
+                                      "casimir |mu|": sp.sqrt(sum(m**2 for m in mu))}, name="SympyBody", gpu=False)
     with open(src.path) as f:
         assert "const T c0" in f.read()  # the energy's and the Casimir's squares, computed once
     for method in ("rkmk4", "rkmk54"):
         a = cli(config({"name": "free_rigid_body", "parameters": {"inertia": [2, 1, 0.5]}}, [1, 0.5, -0.3], method))
-        b = cli(config({"source": src.path, "type": "SympyBody"}, [1, 0.5, -0.3], method))
+        b = cli(config({"source": src.path, "type": "SympyBody", "gpu": False}, [1, 0.5, -0.3], method))
         steps = {"atol": 1e-9, "rtol": 1e-9} if method == "rkmk54" else {"h": 0.01}
         r = lb.solve(lb.model(src), a["initial/y"].T, t=(0, 2), method=method, samples=5, **steps)
         for out in (b, r):  # the states bitwise; the observables, printed by sympy in another order, to round-off
@@ -236,3 +239,35 @@ def test_sympy_models_refuse_what_would_reach_the_code():
         lb.sympy_model("so3*", mu, [0, 0, 0], parameters={mu[0]: 1})
     with pytest.raises(ValueError, match="depends on time"):
         lb.sympy_model("so3*", mu, [0, 0, 0], observables={"e": t * mu[0]}, time=t)
+
+
+# --- The GPU path: a user's model gets kernels of its own (cli/models/plugin_unit_gpu.cu, nvcc).
+def test_a_user_model_has_gpu_kernels_where_this_liebatch_has_a_gpu_path(cli):
+    header, template, name, parameters, state = CASES[0]
+    path = os.path.join(MODELS, header)
+    if not any(m["gpu"] for m in lb.methods()):  # a build without CUDA: asking for kernels is refused, named
+        with pytest.raises(ValueError, match="gpu: this liebatch has no GPU path"):
+            lb.compile_model(path=path, type=template, methods=["rkmk4"], gpu=True)
+        m = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4"]))
+        assert "no GPU path" in m._m.gpu_missing("rkmk4")
+        return
+    src = lb.compile_model(path=path, type=template, methods=["rkmk4", "rkmk54"])  # kernels by default
+    m = lb.model(src, **parameters)
+    assert m._m.gpu_missing("rkmk4") == "" and m._m.gpu_missing("rkmk54") == ""
+    assert "compiled for rkmk4, rkmk54" in m._m.gpu_missing("cf4")  # its own methods, not the build's
+    cpu_only = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4"], gpu=False))
+    assert '"gpu": false' in cpu_only._m.gpu_missing("rkmk4")
+    why = lb.gpu_unavailable()
+    if why:  # kernels compiled, no device to run them: a run says so, and not that they are missing
+        with pytest.raises(RuntimeError, match="device 'gpu' requested but unusable: " + re.escape(why)):
+            lb.run_config(config(user_spec(header, template, parameters, gpu=True), state, "rkmk4"), device="gpu")
+        pytest.skip(f"the kernels compiled and load; running them needs a GPU: {why}")
+    # On a GPU: each user header's kernels against its built-in model on the CPU, within validate's bound.
+    for header, template, name, parameters, state in CASES:
+        for method in ("rkmk4", "rkmk54"):
+            user = config(user_spec(header, template, parameters, gpu=True), state, method)
+            v = cli(dict(user, validate={"against": "gpu", "bound": 1e-12}), "validate")
+            assert v.attrs[""]["validate_result"] == "pass", (template, method, v.attrs[""])
+            gpu = lb.run_config(user, device="gpu")
+            cpu = cli(config({"name": name, "parameters": parameters}, state, method), "run", "--device", "cpu")
+            assert np.allclose(gpu["final/y"], cpu["final/y"], rtol=0, atol=1e-12), (template, method)

@@ -43,7 +43,9 @@ struct Ensemble {
   std::vector<T> y0;            ///< initial states, y0[d·size + i]
   PerMember<T> t0{{T(0)}};      ///< start times
   PerMember<T> t1{{T(1)}};      ///< end times
-  PerMember<StepControl<T>> control{{StepControl<T>{}}};
+  // One default, made in place (not copied from an initializer list, which GCC 12 at -O3 reports
+  // as maybe-uninitialized on some -march targets).
+  PerMember<StepControl<T>> control{std::vector<StepControl<T>>(1)};
   PerMember<M> model;       ///< parameters
   int samples = 0;              ///< output grid points per member, t₀ and t₁ included (0: final state only)
   int max_hits = 16;            ///< section crossings kept per member and chunk; more are counted as lost
