@@ -443,8 +443,10 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     link.insert(link.end(), cc.cuda_link.begin(), cc.cuda_link.end());
   }
   link.insert(link.end(), {"-o", (tmp / "model.so").string()});
-  if (const Ran ran = wait(spawn(link, tmp / "log_link")); ran.status != 0)
+  if (const Ran ran = wait(spawn(link, tmp / "log_link")); ran.status != 0) {
+    std::cerr << " failed\n";
     throw std::runtime_error("user models: linking the model failed: " + (ran.status < 0 ? ran.failure : compiler_text(tmp / "log_link")));
+  }
   std::fprintf(stderr, " done in %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 
   Manifest m{key, fnv(read_text(tmp / "model.so")), {}};
