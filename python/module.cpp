@@ -118,16 +118,13 @@ template <class Work> void run_in_thread(Work&& work, const py::object& progress
 }
 
 /// Pauses often enough for Ctrl-C to stop a run soon (RunOptions::stop takes effect at the end of
-/// a leg): legs of about 2000 fixed steps, or 1/200 of an adaptive run's span. Legs change no
-/// result, bitwise (ChunkPlan), and leave the chunks as the command line's, so that a section keeps
-/// as many hits (max_hits counts per member and chunk). Without a section, a chunk also gathers at
-/// most 1/16 of the samples: the engine holds a chunk's samples for every member beside the whole
+/// a leg; short_pauses), leaving the chunks as the command line's, so that a section keeps as many
+/// hits (max_hits counts per member and chunk). Without a section, a chunk also gathers at most
+/// 1/16 of the samples: the engine holds a chunk's samples for every member beside the whole
 /// output it returns (in one batch), so they stay under a tenth of it.
 void short_legs(RunSpec& s, bool section) {
-  const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
   if (s.samples > 1 && !section) s.samples_per_chunk = std::clamp((s.samples - 1) / 16, 1, s.samples_per_chunk);
-  const int chunks = s.samples > 0 ? (s.samples - 1 + s.samples_per_chunk - 1) / s.samples_per_chunk : s.chunks;  // as ChunkPlan
-  s.pauses = int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
+  s.pauses = short_pauses(s);
 }
 
 /// A number for a message: "1.23e-08".

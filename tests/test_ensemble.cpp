@@ -89,6 +89,42 @@ TEST(EnsembleCpu, PausesWithinChunksChangeNoResult) {
   expect_identical(fixed, lb::run_cpu<rkmk4>(e, o));
 }
 
+/// A run that takes a checkpoint at every pause (RunOptions::checkpoint) equals the plain run, and so
+/// does the run resumed from each of them (RunOptions::resume), bitwise.
+template <class Method, class E> void expect_resumable(const E& e, lb::RunOptions o) {
+  const Out whole = lb::run_cpu<Method>(e, o);
+  std::vector<lb::EngineState> states;
+  o.checkpoint_due = [] { return true; };
+  o.checkpoint = [&](const lb::EngineState& s) { states.push_back(s); };
+  expect_identical(whole, lb::run_cpu<Method>(e, o));
+  ASSERT_GE(states.size(), 4u);
+  o.checkpoint = nullptr;
+  for (const auto& s : states) {
+    o.resume = &s;
+    SCOPED_TRACE("resumed at member " + std::to_string(s.b0) + ", leg " + std::to_string(s.leg));
+    expect_identical(whole, lb::run_cpu<Method>(e, o));
+  }
+}
+
+TEST(EnsembleCpu, ARunResumedFromAnyPauseEqualsTheUninterruptedRun) {
+  auto e = lbtest::heavy_top_ensemble(200);
+  e.samples = 7;
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.samples_per_chunk = 4;  // two chunks of three legs, and resumes within a chunk's samples
+  o.pauses = 3;
+  o.batch = 72;  // three batches, the last short
+  for (bool simd : {true, false}) {
+    o.simd = simd;
+    expect_resumable<rkmk54>(e, o);
+  }
+  e.samples = 0;
+  o.adaptive = false;
+  e.control.v[0].h = 0.013;
+  o.chunks = 2;
+  expect_resumable<rkmk4>(e, o);
+}
+
 TEST(EnsembleCpu, FixedStepSamplesAreTheDirectIntegrationsToEachSampleTime) {
   auto e = lbtest::heavy_top_ensemble(50);
   e.samples = 9;                 // Δ = 1/8 = 8h: samples fall on the step grid

@@ -301,6 +301,38 @@ TEST(SectionsEnsemble, RecordsAreIndependentOfThreadsAndChunks) {
   EXPECT_EQ(a.hit_y, b.hit_y);
 }
 
+TEST(SectionsEnsemble, ARunResumedFromAnyPauseKeepsEveryRecord) {
+  auto e = pendulums(100);
+  e.max_hits = 2;  // hits beyond the slots, lost and counted, in every chunk
+  const lb::Hyperplane<double> plane{0, 0.0, lb::Crossing::up};
+  lb::RunOptions o;
+  o.adaptive = true;
+  o.pauses = 8;  // one chunk, in which most members cross more often than they keep
+  o.batch = 40;
+  const auto whole = lb::run_cpu<lb::methods::cf43>(e, o, plane);
+  std::vector<lb::EngineState> states;
+  o.checkpoint_due = [] { return true; };
+  o.checkpoint = [&](const lb::EngineState& s) { states.push_back(s); };
+  (void)lb::run_cpu<lb::methods::cf43>(e, o, plane);
+  ASSERT_GE(states.size(), 20u);
+  o.checkpoint = nullptr;
+  for (const auto& s : states) {
+    o.resume = &s;
+    const auto r = lb::run_cpu<lb::methods::cf43>(e, o, plane);
+    SCOPED_TRACE("resumed at member " + std::to_string(s.b0) + ", leg " + std::to_string(s.leg));
+    EXPECT_EQ(r.hits, whole.hits);
+    EXPECT_EQ(r.lost_hits, whole.lost_hits);
+    EXPECT_EQ(r.suspects, whole.suspects);
+    EXPECT_EQ(r.hit_member, whole.hit_member);
+    EXPECT_EQ(r.hit_index, whole.hit_index);
+    EXPECT_EQ(r.hit_t, whole.hit_t);
+    EXPECT_EQ(r.hit_y, whole.hit_y);
+    EXPECT_EQ(r.hit_obs, whole.hit_obs);
+    EXPECT_EQ(r.y, whole.y);
+  }
+  EXPECT_GT(whole.total_lost_hits(), 0);
+}
+
 // AnySection (one engine instantiation for the command line's three choices) against each section
 // as a type of its own: every output field bitwise equal, and no hit slots kept without a section.
 TEST(SectionsEnsemble, AnySectionEqualsEachSectionBitwise) {

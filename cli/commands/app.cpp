@@ -7,6 +7,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/config/config_node.hpp"
+#include "cli/outputs/checkpoint.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/outputs/provenance.hpp"
 
@@ -40,6 +41,11 @@ int cli_main(int argc, const char* const* argv) {
   };
   auto slice = [&](CLI::App* c) {
     c->add_option("--members", o.members, "A:B: only members A to B - 1 of the config's (a slice; `liebatch merge` joins slices)");
+    c->add_option("--checkpoint-every", o.checkpoint_every,
+                  "checkpoint every SECONDS into OUTPUT.ckpt/ (also on SIGUSR1; SIGTERM: checkpoint, then exit 5)")
+        ->check(CLI::Range(1e-3, 1e9));
+    auto* resume = c->add_flag("--resume", o.resume, "go on from the output's checkpoint, as if never stopped");
+    c->add_flag("--restart", o.restart, "remove the output's checkpoint and start over")->excludes(resume);
   };
   auto* run = app.add_subcommand("run", "integrate an ensemble; final states, samples and observables to HDF5");
   common(run);
@@ -85,6 +91,9 @@ int cli_main(int argc, const char* const* argv) {
     if (*validate) return validate_command(o);
     if (*merge) return merge_command(parts, o);
     return list_command(what, user);
+  } catch (const Checkpointed& e) {
+    std::cerr << "liebatch: " << e.what() << "\n";
+    return checkpointed;
   } catch (const ConfigError& e) {
     std::cerr << "liebatch: " << e.what() << "\n";
     return bad_input;

@@ -17,6 +17,7 @@
 #include <liebatch/methods/step.hpp>
 #include <liebatch/pack.hpp>
 #include "cli/models/gpu_run.hpp"
+#include "cli/outputs/checkpoint.hpp"
 #include "cli/outputs/memory_sink.hpp"
 #include "cli/plots/plot.hpp"
 #include "cli/commands/progress.hpp"
@@ -123,9 +124,12 @@ void check_resources(const Study& st, Command c, const Options& o, const std::st
   const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
   double per = 8 * (2 * d + 3) + 1 + 8 * k * (1 + d + q);  // initial/, final/, samples/
   if (c == Command::poincare) per += 3 * 8;                // hits/count, lost, suspected_pairs
+  // A run with checkpoints stages its arrays beside the output, then writes the output from them.
+  const double copies = o.checkpoint_every > 0 || o.resume ? 2 : 1;
   if (!out.empty())
-    check_space(out, 65536 + n * per,
-                fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : ""));
+    check_space(out, copies * (65536 + n * per),
+                fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : "") +
+                    (copies > 1 ? ", twice: staged for checkpoints, then written" : ""));
   const auto batch = double(batch_size(st, std::size_t(o.batch), c == Command::validate));
   const double held = out.empty() ? n * per : 0;  // an output kept in memory
   check_memory(batch * member_bytes(st, c == Command::validate) + held,
@@ -187,6 +191,10 @@ Study load(const Options& o, Command c) {
     if (const std::string why = sink_format_error(out); !why.empty()) throw ConfigError(why);
     st.outputs = outputs_of(out, c, st);
     check_outputs(st.outputs, st.inputs, o.force);
+    // A stopped run's checkpoint is never overwritten by accident.
+    std::error_code ec;
+    if (!o.resume && !o.restart && fs::exists(fs::symlink_status(Checkpoint::dir_of(out), ec)))
+      throw ConfigError(Checkpoint::in_the_way(out));
   }
   check_resources(st, c, o, out);
   // Every member's state is checked now, so a bad one cannot end a long run late.
@@ -202,6 +210,10 @@ Study load(const Options& o, Command c) {
 std::string status_summary(const std::vector<std::uint8_t>& status) {
   std::vector<long> count(status_count + 1, 0);  // the last: codes outside the list
   for (auto s : status) ++count[std::min<int>(s, status_count)];
+  return status_summary(count);
+}
+
+std::string status_summary(const std::vector<long>& count) {
   std::string r;
   for (int s = 0; s <= status_count; ++s)
     if (count[std::size_t(s)]) r += (r.empty() ? "" : ", ") + std::to_string(count[std::size_t(s)]) + " " + status_name(std::uint8_t(s));
@@ -298,13 +310,7 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   w_.write_columns("final/rejected", o.rejected, c0, b);
   w_.write_columns("final/status", o.status, c0, b);
   if (!o.iterations.empty()) {  // an implicit method: its Newton iterations per member
-    using K = Sink::Kind;
-    if (!newton_) {  // created with the first batch: only implicit methods count iterations
-      newton_ = true;
-      w_.create("final/newton_mean", K::f64, {n_});
-      w_.create("final/newton_max", K::i64, {n_});
-      describe_newton(w_);
-    }
+    newton_arrays();            // created with the first batch: only implicit methods count iterations
     std::vector<double> mean(o.size);
     for (std::size_t i = 0; i < o.size; ++i) mean[i] = newton_mean(o, i, adaptive_);
     w_.write_columns("final/newton_mean", mean, c0, b);
@@ -327,6 +333,14 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
     w_.write_columns("hits/lost", o.lost_hits, c0, b);
     w_.write_columns("hits/suspected_pairs", o.suspects, c0, b);
   }
+}
+
+void MemberArrays::newton_arrays() {
+  if (newton_) return;
+  newton_ = true;
+  w_.create("final/newton_mean", Sink::Kind::f64, {n_});
+  w_.create("final/newton_max", Sink::Kind::i64, {n_});
+  describe_newton(w_);
 }
 
 void commit(const Study& st, const Options& o, Sink& w, TextOutput* table) {

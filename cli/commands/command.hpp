@@ -44,8 +44,10 @@ inline constexpr double batch_host_bytes = 1 << 30;
 /// and never more than fit in 70 % of the available memory.
 std::size_t batch_size(const Study& st, std::size_t requested, bool extended);
 
-/// "9998 ok, 2 nonfinite" (names from LB_STATUSES).
+/// "9998 ok, 2 nonfinite" (names from LB_STATUSES), from the statuses or from their counts (the
+/// last: codes outside the list).
 std::string status_summary(const std::vector<std::uint8_t>& status);
+std::string status_summary(const std::vector<long>& counts);
 
 /// The members [A, B) of `spec` ("A:B"; "" : all `total`), checked: integers, A < B <= total, and
 /// only for `run` and `poincare` (a ConfigError naming --members otherwise).
@@ -67,6 +69,9 @@ class MemberArrays {
   MemberArrays(Sink& w, const Study& st, bool hits);
   /// Members [i0, i0 + r.out.size) (the config's indices) with initial states y0.
   void add(std::size_t i0, const std::vector<double>& y0, const RunResult& r);
+  /// The Newton iterations' arrays, created now (a resumed run whose implicit method may run no
+  /// further batch); add() creates them with the first batch that counts iterations.
+  void newton_arrays();
 
  private:
   Sink& w_;

@@ -12,7 +12,7 @@ namespace lb::cli {
 struct MemoryStore;
 
 /// Exit statuses (documented in README).
-enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4 };
+enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4, checkpointed = 5 };
 
 struct Options {
   std::string config;                ///< config file
@@ -26,6 +26,9 @@ struct Options {
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write
   std::string members;               ///< run, poincare: "A:B", members [A, B) of the config's alone ("" : all)
+  double checkpoint_every = 0;       ///< run, poincare: seconds between checkpoints (0: none; checkpoint.hpp)
+  bool resume = false;               ///< run, poincare: go on from the output's checkpoint
+  bool restart = false;              ///< remove the output's checkpoint and start over
   std::string command_line;          ///< recorded in the output
   /// A caller in the same process (Python's run_config): the config's text where it is not read
   /// from `config` (which then only gives the directory relative names start from); the output

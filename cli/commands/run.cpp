@@ -8,8 +8,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "cli/plots/plot.hpp"
+#include <liebatch/pack.hpp>
+
 #include "cli/commands/progress.hpp"
+#include "cli/outputs/checkpoint.hpp"
+#include "cli/outputs/provenance.hpp"
+#include "cli/plots/plot.hpp"
 
 namespace lb::cli {
 namespace {
@@ -58,65 +62,149 @@ struct Drift {
   }
 };
 
+/// What the summary and the plot take from every batch: counts, sums, the drift and the hits'
+/// scatter, kept in a checkpoint.
+struct Tally {
+  std::vector<long> status = std::vector<long>(status_count + 1, 0);  ///< members per status (the last: other codes)
+  long steps = 0, rejected = 0, hits = 0, lost = 0;
+  // An implicit method's Newton iterations: members' means (their sum and largest), most in one step.
+  long newton_most = 0;
+  double newton_sum = 0, newton_worst = 0;
+  Drift drift;
+  Series scatter{"hits", {}, {}};
+
+  /// Members i0… of a batch; the scatter plots state components px, py, coloured by `colour`
+  /// (-1: the member, ≥ 0: that observable, else none).
+  void add(const EnsembleOutput<double>& o, std::size_t i0, bool adaptive, int px, int py, int colour) {
+    for (auto s : o.status) ++status[std::min<std::size_t>(s, status_count)];
+    for (std::size_t i = 0; i < o.size; ++i) {
+      steps += o.steps[i];
+      rejected += o.rejected[i];
+    }
+    for (std::size_t i = 0; i < o.iterations.size(); ++i) {
+      const double m = newton_mean(o, i, adaptive);
+      newton_sum += m;
+      newton_worst = std::max(newton_worst, m);
+      newton_most = std::max<long>(newton_most, o.iterations_max[i]);
+    }
+    hits += long(o.hit_t.size());
+    lost += o.total_lost_hits();
+    if (o.samples >= 2) drift.add(o);
+    for (std::size_t h = 0; h < o.hit_t.size() && scatter.x.size() < max_plotted; ++h) {  // (all are in the file)
+      scatter.x.push_back(o.hit_y[h * std::size_t(o.dim) + std::size_t(px)]);
+      scatter.y.push_back(o.hit_y[h * std::size_t(o.dim) + std::size_t(py)]);
+      if (colour == -1) scatter.c.push_back(double(i0 + o.hit_member[h]));
+      if (colour >= 0) scatter.c.push_back(o.hit_obs[h * std::size_t(o.nobs) + std::size_t(colour)]);
+    }
+  }
+  Parts parts() const {
+    Parts p;
+    p.put(status);
+    p.put(std::vector<long>{steps, rejected, hits, lost, newton_most});
+    p.put(std::vector<double>{newton_sum, newton_worst});
+    for (const auto* v : {&drift.t, &drift.worst, &scatter.x, &scatter.y, &scatter.c}) p.put(*v);
+    return p;
+  }
+  void restore(const Parts& p) {
+    std::vector<long> l(5);
+    std::vector<double> d(2);
+    p.get(0, status, Parts::Fit::exact);
+    p.get(1, l, Parts::Fit::exact);
+    p.get(2, d, Parts::Fit::exact);
+    steps = l[0], rejected = l[1], hits = l[2], lost = l[3], newton_most = l[4];
+    newton_sum = d[0], newton_worst = d[1];
+    std::size_t k = 3;
+    for (auto* v : {&drift.t, &drift.worst, &scatter.x, &scatter.y, &scatter.c}) p.get(k++, *v, Parts::Fit::whole);
+  }
+};
+
+/// What must be the same for a run to go on from a checkpoint: every input of its results.
+nlohmann::json identity(const Study& st, bool poincare, bool gpu) {
+  return {{"liebatch", std::string(LIEBATCH_VERSION) + " (commit " + source_commit() + ")"},
+          {"command", poincare ? "poincare" : "run"},
+          {"config", st.config},
+          {"device", gpu ? "gpu" : "cpu"},
+          {"precision", st.run.single ? "float" : "double"},
+          {"cpu_simd", pack_arch()},
+          {"members", {st.members.begin, st.members.end}},
+          {"pauses", st.run.pauses}};
+}
+
 int ensemble_command(const Options& opt, Command c) {
   const bool poincare = c == Command::poincare;
   Study st = load(opt, c);
   const Where where = pick_device(opt, *st.model, {st.run.method});
   st.run.gpu = where.gpu;
-  const auto out = open_output(opt);
+  // With checkpoints, the arrays are staged in the checkpoint's directory and the output is written
+  // at the end; members pause often enough to be checkpointed soon (short_pauses).
+  std::unique_ptr<Checkpoint> ck;
+  std::unique_ptr<Sink> out;
+  StagedSink* staged = nullptr;
+  if (!opt.memory && (opt.checkpoint_every > 0 || opt.resume)) {
+    st.run.pauses = short_pauses(st.run);
+    const std::string path = output_path(opt);
+    ck = std::make_unique<Checkpoint>(path, identity(st, poincare, where.gpu), opt.resume, opt.restart, opt.checkpoint_every);
+    out = std::make_unique<StagedSink>(path, ck->dir(), ck->resumed() ? &ck->rows() : nullptr);
+    staged = static_cast<StagedSink*>(out.get());
+  } else {
+    if (opt.restart && !opt.memory) Checkpoint::remove(Checkpoint::dir_of(output_path(opt)));
+    out = open_output(opt);
+  }
   Sink& w = *out;
   write_header(w, st, opt, poincare ? "poincare" : "run", where.text);
   MemberArrays sink(w, st, poincare);
-  // This process's members: all, or a slice [first, first + n) of them (--members).
-  const std::size_t first = st.members.begin, n = st.members.count(), batch = batch_size(st, std::size_t(opt.batch), false);
+  if (staged && staged->staged("final/newton_mean")) sink.newton_arrays();
+  // This process's members: all, or a slice [first, first + n) of them (--members); a resumed run
+  // keeps its batches and starts where its checkpoint was.
+  const std::size_t first = st.members.begin, n = st.members.count();
+  std::size_t batch = batch_size(st, std::size_t(opt.batch), false), start = first;
   Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress);
-  std::vector<std::uint8_t> status;
-  long steps = 0, rejected = 0, hits = 0, lost = 0;
-  // An implicit method's Newton iterations: members' means (their mean and largest), most in one step.
-  double newton_sum = 0, newton_worst = 0;
-  long newton_most = 0;
-  Drift drift;
-  Series scatter{"hits", {}, {}};
+  Tally tally;
+  if (ck) {
+    batch = ck->value("batch", batch);
+    ck->set_value("batch", batch);
+    if (ck->resumed()) {
+      tally.restore(ck->tally());
+      start = ck->next_member();
+      if (start < first || start > first + n || (start - first) % batch != 0)
+        throw IoError("checkpoint file 'manifest.json' in '" + echo(ck->dir()) + "' is damaged (member " + std::to_string(start) +
+                      " does not start a batch of " + std::to_string(batch) + "); run again with --restart to start over");
+    } else {
+      ck->save(*staged, first, nullptr, tally.parts());  // generation 0: --resume works from the start
+    }
+  }
   int px = st.plot_x, py = st.plot_y;
   if (px < 0) px = st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == 0 ? 1 : 0;
   if (py < 0) py = px + 1 + (st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == px + 1 ? 1 : 0);
   std::string ran_on;
   const auto t_start = Clock::now();
-  for (std::size_t i0 = first; i0 < first + n; i0 += batch) {
+  for (std::size_t i0 = start; i0 < first + n; i0 += batch) {
     RunSpec s = st.run;
     s.size = std::min(batch, first + n - i0);
     s.member0 = i0;
     st.init.fill(i0, s.size, s.y0);
     s.progress = [&](double f) { progress((double(i0 - first) + f * double(s.size)) / double(n)); };
+    if (ck) {  // within a batch at the engine's pauses, between batches here
+      s.checkpoint_due = [&] { return ck->due(); };
+      s.checkpoint = [&, i0](const EngineState& e) { ck->save(*staged, i0, &e, tally.parts()); };
+      if (i0 == start) s.resume = ck->engine();
+    }
     const RunResult r = st.model->run(s);
     sink.add(i0, s.y0, r);
     ran_on = r.out.device;
-    status.insert(status.end(), r.out.status.begin(), r.out.status.end());
-    for (std::size_t i = 0; i < r.out.size; ++i) {
-      steps += r.out.steps[i];
-      rejected += r.out.rejected[i];
-    }
-    for (std::size_t i = 0; i < r.out.iterations.size(); ++i) {
-      const double m = newton_mean(r.out, i, st.run.adaptive);
-      newton_sum += m;
-      newton_worst = std::max(newton_worst, m);
-      newton_most = std::max<long>(newton_most, r.out.iterations_max[i]);
-    }
-    hits += long(r.out.hit_t.size());
-    lost += r.out.total_lost_hits();
-    if (r.out.samples >= 2) drift.add(r.out);
-    for (std::size_t h = 0; h < r.out.hit_t.size() && scatter.x.size() < max_plotted; ++h) {  // (all are in the file)
-      scatter.x.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(px)]);
-      scatter.y.push_back(r.out.hit_y[h * std::size_t(r.out.dim) + std::size_t(py)]);
-      if (st.plot_colour == -1) scatter.c.push_back(double(i0 + r.out.hit_member[h]));
-      if (st.plot_colour >= 0) scatter.c.push_back(r.out.hit_obs[h * std::size_t(r.out.nobs) + std::size_t(st.plot_colour)]);
-    }
+    tally.add(r.out, i0, st.run.adaptive, px, py, st.plot_colour);
+    if (ck && ck->due()) ck->save(*staged, i0 + s.size, nullptr, tally.parts());
   }
+  if (ran_on.empty()) ran_on = where.text;  // (a resumed run with every batch done)
   const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
   progress.finish();
   w.attr("batches", double((n + batch - 1) / batch));
   commit(st, opt, w);
-  const bool none_finished = std::none_of(status.begin(), status.end(), [](std::uint8_t s) { return s == std::uint8_t(Status::ok); });
+  if (ck) ck->remove();
+  const long steps = tally.steps, rejected = tally.rejected, hits = tally.hits, lost = tally.lost;
+  const auto& scatter = tally.scatter;
+  const auto& drift = tally.drift;
+  const bool none_finished = tally.status[std::size_t(Status::ok)] == 0;
 
   if (!opt.quiet) {
     std::cout << (poincare ? "poincare: " : "run: ") << st.model->name() << ", " << st.run.method << (st.run.adaptive ? " (adaptive)" : "")
@@ -125,14 +213,19 @@ int ensemble_command(const Options& opt, Command c) {
                       ? " (" + std::to_string(first) + " to " + std::to_string(first + n - 1) + " of " + std::to_string(st.init.count) + ")"
                       : std::string())
               << " on " << ran_on << (batch < n ? " in " + std::to_string((n + batch - 1) / batch) + " batches" : std::string()) << "\n"
-              << "  " << status_summary(status) << "; " << steps << " steps, " << rejected << " rejected; " << wall << " s ("
-              << double(steps) / std::max(wall, 1e-9) << " trajectory-steps/s)\n";
-    if (newton_most > 0) {
+              << "  " << status_summary(tally.status) << "; " << steps << " steps, " << rejected << " rejected; " << wall << " s"
+              << (ck && ck->resumed() ? " since the resume\n"
+                                      : " (" + std::to_string(double(steps) / std::max(wall, 1e-9)) + " trajectory-steps/s)\n");
+    if (tally.newton_most > 0) {
       char line[160];
       std::snprintf(line, sizeof line, "  Newton iterations per step: mean %.2f (largest member mean %.2f), at most %ld in one step\n",
-                    newton_sum / double(n), newton_worst, newton_most);
+                    tally.newton_sum / double(n), tally.newton_worst, tally.newton_most);
       std::cout << line;
     }
+    if (ck && ck->saved() > 0)
+      std::cout << "  checkpoints: " << ck->saved() << (ck->resumed() ? " (resumed)" : "") << ", the last "
+                << human_bytes(double(ck->bytes())) << " (" << double(ck->bytes()) / double(n)
+                << " bytes per member) beside the staged arrays\n";
     if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
     std::cout << "  device: " << where.text << "\n  output: " << w.path() << "\n";
   }
@@ -166,7 +259,7 @@ int ensemble_command(const Options& opt, Command c) {
     }
   }
   if (none_finished) {
-    std::cerr << "liebatch: no member finished (" << status_summary(status) << "); the output records each member's status\n";
+    std::cerr << "liebatch: no member finished (" << status_summary(tally.status) << "); the output records each member's status\n";
     return check_failed;
   }
   return ok;

@@ -1,7 +1,9 @@
 // What a command asks a model to run, independent of the model: time span, stepping, outputs,
 // section, and the initial states; and what comes back.
 #pragma once
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -48,7 +50,25 @@ struct RunSpec {
   int pauses = 1;              ///< RunOptions::pauses
   std::function<void(double)> progress;
   const std::atomic<bool>* stop = nullptr;  ///< RunOptions::stop
+  std::function<bool()> checkpoint_due;     ///< RunOptions::checkpoint_due
+  std::function<void(const EngineState&)> checkpoint;  ///< RunOptions::checkpoint
+  const EngineState* resume = nullptr;                 ///< RunOptions::resume
 };
+
+/// Legs per chunk so that members pause about every 2000 fixed steps, or 1/200 of an adaptive run's
+/// span: how soon a run can be stopped (Python's Ctrl-C) or checkpointed. Legs change no result,
+/// bitwise (ChunkPlan).
+inline int short_pauses(const RunSpec& s) {
+  const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
+  const int chunks = ChunkPlan::make(s.samples,
+                                     [&] {
+                                       RunOptions o;
+                                       o.chunks = s.chunks, o.samples_per_chunk = s.samples_per_chunk;
+                                       return o;
+                                     }())
+                         .chunks;
+  return int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
+}
 
 /// A run's results in double, with the names of the state components and observables.
 struct RunResult {

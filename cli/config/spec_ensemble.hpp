@@ -52,6 +52,9 @@ inline RunOptions options_of(const RunSpec& s) {
   o.pauses = s.pauses;
   o.progress = s.progress;
   o.stop = s.stop;
+  o.checkpoint_due = s.checkpoint_due;
+  o.checkpoint = s.checkpoint;
+  o.resume = s.resume;
   return o;
 }
 

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "batch_plan.hpp"
+#include "engine_state.hpp"
 #include "members.hpp"
 #include "backend.hpp"
 
@@ -103,10 +104,16 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
                        .warm = method.warm,
                        .implicit = implicit,
                        .per_member = sizeof(Model) + sizeof(StepControl<T>)};
-  const std::size_t batch = batch_members(n, buffer_bytes(shape), batch_memory_share * double(b.free_memory()), opt.batch);
+  // A resumed run keeps its batches: the state in flight belongs to one of them.
+  const EngineState* from = opt.resume;
+  const std::size_t batch =
+      from ? from->batch : batch_members(n, buffer_bytes(shape), batch_memory_share * double(b.free_memory()), opt.batch);
+  if (from && (from->batch == 0 || from->b0 % from->batch != 0 || from->b0 >= n))
+    throw std::runtime_error("checkpoint: the engine's state is for another run (batch " + std::to_string(from->b0) + " of " +
+                             std::to_string(n) + " members in batches of " + std::to_string(from->batch) + ")");
 
-  double done_total = 0;
-  for (std::size_t b0 = 0; b0 < n; b0 += batch) {
+  double done_total = from ? double(from->b0) : 0;
+  for (std::size_t b0 = from ? from->b0 : 0; b0 < n; b0 += batch) {
     const std::size_t nb = std::min(batch, n - b0);
     buffer<B, T> y0(dim * nb), y(dim * nb), t(nb), h(nb);
     buffer<B, long> j(nb), steps(nb), rejected(nb);
@@ -129,25 +136,74 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     const StateView<P> view{nb, B::raw(y), B::raw(t), B::raw(h), B::raw(j), B::raw(steps), B::raw(rejected),
                             B::raw(sample), B::raw(status), implicit ? B::raw(iterations) : nullptr,
                             implicit ? B::raw(iterations_max) : nullptr, method.warm > 0 ? B::raw(warm) : nullptr};
-    b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
-    b.synchronize("start kernel");
+    // The whole state between two legs, in EngineState's order: the batch's buffers, then the
+    // results so far (the samples gathered: all of earlier batches', this one's up to chunk c).
+    const int legs = plan.pauses;
+    const auto gathered = [&](int c) -> std::size_t {
+      if (plan.samples == 0) return 0;
+      return b0 > 0 || c >= plan.chunks ? std::size_t(plan.samples) : std::size_t(std::min(c * plan.per_chunk, plan.samples - 1) + (c > 0));
+    };
+    const auto each_buffer = [&](auto&& f) {
+      f(y), f(t), f(h), f(j), f(steps), f(rejected), f(sample), f(status), f(iterations), f(iterations_max), f(warm);
+      f(st), f(sy), f(so), f(found), f(hits), f(lost), f(suspects), f(ht), f(hy), f(ho);
+    };
+    const auto each_result = [&](auto&& f, int c) {
+      f(out.y, n * dim), f(out.t, n), f(out.steps, n), f(out.rejected, n), f(out.status, n);
+      f(out.iterations, n), f(out.iterations_max, n);
+      f(out.sample_t, gathered(c) * n), f(out.sample_y, gathered(c) * dim * n), f(out.sample_obs, gathered(c) * nobs * n);
+      f(out.hits, n), f(out.lost_hits, n), f(out.suspects, n);
+    };
+    const auto each_record = [&](auto&& f) { f(out.hit_member), f(out.hit_index), f(out.hit_t), f(out.hit_y), f(out.hit_obs); };
+    const auto checkpoint = [&](int next_leg) {
+      if (!opt.checkpoint || !opt.checkpoint_due || !opt.checkpoint_due()) return;
+      EngineState s;
+      s.batch = batch, s.b0 = b0, s.leg = next_leg;
+      each_buffer([&](auto& buf) {
+        std::vector<typename std::decay_t<decltype(buf)>::value_type> host(buf.size());
+        b.copy(buf.begin(), buf.end(), host.begin());
+        s.put(host);
+      });
+      each_result([&](const auto& v, std::size_t count) { s.put(v, count); }, next_leg / legs);
+      each_record([&](const auto& v) { s.put(v); });
+      s.put(std::vector<double>{out.integrate_seconds});
+      opt.checkpoint(s);
+    };
+    const bool resumed = from && b0 == from->b0;
+    if (resumed) {
+      std::size_t k = 0;
+      each_buffer([&](auto& buf) {
+        std::vector<typename std::decay_t<decltype(buf)>::value_type> host(buf.size());
+        from->get(k++, host, EngineState::Fit::exact);
+        b.copy(host.begin(), host.end(), buf.begin());
+      });
+      each_result([&](auto& v, std::size_t) { from->get(k++, v, EngineState::Fit::prefix); }, 0);
+      each_record([&](auto& v) { from->get(k++, v, EngineState::Fit::whole); });
+      std::vector<double> seconds(1);
+      from->get(k++, seconds, EngineState::Fit::exact);
+      out.integrate_seconds = seconds[0];
+    } else {
+      b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
+      b.synchronize("start kernel");
+    }
 
-    for (int c = 0; c < plan.chunks; ++c) {
+    for (int c = resumed ? from->leg / legs : 0; c < plan.chunks; ++c) {
       const int first = plan.samples > 0 ? (c == 0 ? 0 : c * plan.per_chunk + 1) : 0;
       const int last = plan.samples > 0 ? std::min((c + 1) * plan.per_chunk, plan.samples - 1) : -1;
       const SampleView<T> sv{first, B::raw(st), B::raw(sy), B::raw(so)};
+      // A chunk resumed after its first leg has its slots from the checkpoint.
+      const int p0 = resumed && c == from->leg / legs ? from->leg % legs : 0;
       // A sample a member never reaches (it failed before) stays NaN in t, y and the observables:
       // never a zero that looks like data.
-      if (slots > 0) {
+      if (slots > 0 && p0 == 0) {
         constexpr T nan = std::numeric_limits<T>::quiet_NaN();
         b.fill(st, nan);
         b.fill(sy, nan);
         b.fill(so, nan);
       }
-      if constexpr (sections) b.fill(found, 0L);
+      if constexpr (sections)
+        if (p0 == 0) b.fill(found, 0L);
       const auto started = std::chrono::steady_clock::now();
-      const int legs = plan.pauses;
-      for (int p = 0; p < legs; ++p) {
+      for (int p = p0; p < legs; ++p) {
         const double at = double(c * legs + p) / double(plan.chunks * legs);  // of the batch, before this leg
         // Within a long leg, progress by members done (a backend that can tell, at most every 0.1 s).
         auto last_tick = std::chrono::steady_clock::now();
@@ -161,6 +217,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
         b.synchronize("chunk kernel");
         if (opt.stop && opt.stop->load()) throw Stopped();
         if (opt.progress && p < legs - 1) opt.progress((done_total + double(nb) * (at + 1.0 / double(plan.chunks * legs))) / double(n));
+        if (p < legs - 1) checkpoint(c * legs + p + 1);  // (a chunk's last leg: once its samples are gathered)
       }
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
@@ -207,6 +264,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       }
       // A launch after the check above (compact, done) may have been cut short by the stop.
       if (opt.stop && opt.stop->load()) throw Stopped();
+      if (c < plan.chunks - 1) checkpoint((c + 1) * legs);
     }
     done_total += double(nb);
     for (int d = 0; d < dim; ++d) b.copy(y.begin() + d * nb, y.begin() + (d + 1) * nb, out.y.begin() + d * n + b0);

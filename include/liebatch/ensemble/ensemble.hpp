@@ -194,6 +194,8 @@ template <class T> struct EnsembleOutput {
   }
 };
 
+struct EngineState;
+
 /// How to run: stepping mode, chunking, threads, progress.
 struct RunOptions {
   bool adaptive = false;     ///< adaptive steps (the method needs an embedded pair)
@@ -210,6 +212,11 @@ struct RunOptions {
   /// Set from another thread to end the run early: the CPU starts no further block, and the run
   /// throws Stopped at the next chunk end (the GPU finishes its chunk first).
   const std::atomic<bool>* stop = nullptr;
+  /// Checkpoints (engine_state.hpp): asked at every pause whether one is due; `checkpoint` then
+  /// gets the run's whole state, from which `resume` goes on, bitwise as if it had not stopped.
+  std::function<bool()> checkpoint_due;
+  std::function<void(const EngineState&)> checkpoint;
+  const EngineState* resume = nullptr;
 };
 
 /// What a run ended by RunOptions::stop throws: its results are discarded.

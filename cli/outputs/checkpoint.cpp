@@ -1,0 +1,314 @@
+#include "cli/outputs/checkpoint.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cli/config/config_node.hpp"
+#include "cli/outputs/output_files.hpp"
+
+namespace lb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr char format[] = "liebatch checkpoint 1";
+constexpr char magic[8] = {'L', 'B', 'P', 'A', 'R', 'T', 'S', '1'};
+
+// SIGUSR1: a checkpoint at the next pause; SIGTERM: a checkpoint, then the end (exit 5).
+std::atomic<bool> asked{false}, ending{false};
+extern "C" void on_signal(int sig) {
+  asked.store(true);
+  if (sig == SIGTERM) ending.store(true);
+}
+struct sigaction before_usr1, before_term;
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+std::string in_quotes(const std::string& p) { return "'" + echo(p) + "'"; }
+
+/// The files a checkpoint directory holds; nothing else is ever removed from it.
+bool ours(const std::string& name) {
+  static const std::regex r(R"((manifest\.json(\.tmp)?|[0-9a-f]+\.raw|(engine|tally)-[0-9]+\.bin))");
+  return std::regex_match(name, r);
+}
+
+void sync_dir(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    throw IoError("checkpoint: cannot sync the directory " + in_quotes(dir) + ": " + why);
+  }
+  ::close(fd);
+}
+
+/// A file written whole and made durable; its size and CRC-32.
+struct Written {
+  std::uint64_t bytes = 0;
+  unsigned long crc = 0;
+};
+
+class Writer {
+ public:
+  explicit Writer(std::string name) : name_(std::move(name)) {
+    fd_ = ::open(name_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd_ < 0) fail();
+    w_.crc = crc32_z(0, nullptr, 0);
+  }
+  ~Writer() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  void put(const void* data, std::size_t n) {
+    if (n == 0) return;  // (crc32_z of a null buffer is the initial value, whatever the crc before)
+    w_.crc = crc32_z(w_.crc, static_cast<const Bytef*>(data), n);
+    w_.bytes += n;
+    const auto* p = static_cast<const char*>(data);
+    while (n > 0) {
+      const ssize_t k = ::write(fd_, p, n);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) fail();
+      p += k, n -= std::size_t(k);
+    }
+  }
+  void put(std::uint64_t x) { put(&x, sizeof x); }
+  Written finish() {
+    if (::fsync(fd_) != 0 || ::close(fd_) != 0) {
+      fd_ = -1;
+      fail();
+    }
+    fd_ = -1;
+    return w_;
+  }
+
+ private:
+  std::string name_;
+  int fd_ = -1;
+  Written w_;
+  [[noreturn]] void fail() { throw IoError("checkpoint: cannot write " + in_quotes(name_) + ": " + std::strerror(errno)); }
+};
+
+/// Parts as a file: a mark, the header numbers, then each part's size and bytes.
+Written write_parts(const std::string& name, const std::vector<std::uint64_t>& head, const Parts& p) {
+  Writer w(name);
+  w.put(magic, sizeof magic);
+  w.put(head.size());
+  for (auto x : head) w.put(x);
+  w.put(p.parts.size());
+  for (const auto& part : p.parts) {
+    w.put(part.size());
+    w.put(part.data(), part.size());
+  }
+  return w.finish();
+}
+
+/// The parts of a file written by write_parts, checked against its size and CRC in the manifest.
+Parts read_parts(const std::string& dir, const json& entry, std::vector<std::uint64_t>& head) {
+  const std::string file = entry.at("name").get<std::string>(), name = dir + "/" + file;
+  const auto damaged = [&](const std::string& why) {
+    return IoError("checkpoint file " + in_quotes(file) + " in " + in_quotes(dir) + " is damaged (" + why +
+                   "); run again with --restart to start over");
+  };
+  std::ifstream in(name, std::ios::binary);
+  if (!in) throw IoError("checkpoint: cannot read " + in_quotes(name) + ": " + std::strerror(errno));
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (bytes.size() != entry.at("bytes").get<std::uint64_t>())
+    throw damaged(std::to_string(bytes.size()) + " bytes, its manifest says " + entry.at("bytes").dump());
+  if (crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()) != entry.at("crc32").get<unsigned long>())
+    throw damaged("its CRC-32 differs from its manifest's");
+  std::size_t at = 0;
+  const auto take = [&](void* out, std::size_t n) {
+    if (bytes.size() - at < n) throw damaged("it ends early");
+    std::memcpy(out, bytes.data() + at, n);
+    at += n;
+  };
+  const auto number = [&] {
+    std::uint64_t x = 0;
+    take(&x, sizeof x);
+    return x;
+  };
+  char m[sizeof magic];
+  take(m, sizeof m);
+  if (std::memcmp(m, magic, sizeof magic) != 0) throw damaged("not a checkpoint file");
+  head.resize(number());
+  for (auto& x : head) x = number();
+  Parts p;
+  p.parts.resize(number());
+  for (auto& part : p.parts) {
+    const std::uint64_t n = number();
+    if (n > bytes.size() - at) throw damaged("it ends early");
+    part.assign(bytes.begin() + std::ptrdiff_t(at), bytes.begin() + std::ptrdiff_t(at + n));
+    at += n;
+  }
+  return p;
+}
+
+/// Why a checkpoint made as `was` cannot go on as `now`, naming the first field that differs ("" : none).
+std::string mismatch(const json& was, const json& now) {
+  for (const auto& [key, value] : now.items()) {
+    const json old = was.contains(key) ? was[key] : json();
+    if (old == value) continue;
+    if (key == "config") return "the config differs at " + json::diff(old, value).at(0).at("path").get<std::string>();
+    if (key == "liebatch") return "it was made by liebatch " + old.get<std::string>() + ", this is " + value.get<std::string>();
+    if (key == "members" && old.is_array() && old.size() == 2)
+      return "it was made for members " + old[0].dump() + ":" + old[1].dump() + ", this run has " + value[0].dump() + ":" + value[1].dump();
+    return "it was made with " + key + " " + (old.is_string() ? old.get<std::string>() : old.dump()) + ", this run has " +
+           (value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string Checkpoint::dir_of(const std::string& output) { return output + ".ckpt"; }
+
+std::string Checkpoint::in_the_way(const std::string& output) {
+  return "output " + in_quotes(output) + " has a checkpoint in " + in_quotes(dir_of(output)) +
+         " (a run that was stopped); give --resume to go on from it, or --restart to start over";
+}
+
+Checkpoint::Checkpoint(const std::string& output, const json& identity, bool resume, bool restart, double every)
+    : dir_(dir_of(output)), identity_(identity), every_(every) {
+  if (resume) {
+    read();
+    if (const std::string why = mismatch(identity_, identity); !why.empty())
+      throw ConfigError("cannot resume from " + in_quotes(dir_) + ": " + why + " (--restart starts over)");
+    identity_ = identity;
+    if (every > 0) every_ = every;
+    resumed_ = true;
+  } else {
+    if (restart) remove();
+    if (::mkdir(dir_.c_str(), 0700) != 0) {
+      if (errno == EEXIST) throw ConfigError(in_the_way(output));
+      throw IoError("checkpoint: cannot create " + in_quotes(dir_) + ": " + std::strerror(errno));
+    }
+    generation_ = -1;
+  }
+  struct sigaction mine {};
+  mine.sa_handler = on_signal;
+  sigemptyset(&mine.sa_mask);
+  asked = false, ending = false;
+  sigaction(SIGUSR1, &mine, &before_usr1);
+  sigaction(SIGTERM, &mine, &before_term);
+  last_ = now();
+}
+
+Checkpoint::~Checkpoint() {
+  sigaction(SIGUSR1, &before_usr1, nullptr);
+  sigaction(SIGTERM, &before_term, nullptr);
+}
+
+void Checkpoint::read() {
+  const std::string name = dir_ + "/manifest.json";
+  struct stat sb {};
+  if (::stat(name.c_str(), &sb) != 0)
+    throw IoError("--resume: no checkpoint to resume from (" + in_quotes(name) + ": " + std::strerror(errno) + ")");
+  json m;
+  try {
+    std::ifstream in(name);
+    m = json::parse(in);
+    if (m.at("format") != format) throw std::runtime_error("format " + m.at("format").dump());
+    identity_ = m.at("identity");
+    generation_ = m.at("generation").get<long>();
+    next_ = m.at("next_member").get<std::size_t>();
+    every_ = m.at("every").get<double>();
+    rows_ = m.at("rows").get<std::map<std::string, std::uint64_t>>();
+    values_ = m.at("values").get<std::map<std::string, std::uint64_t>>();
+  } catch (const std::exception& e) {
+    throw IoError("checkpoint file 'manifest.json' in " + in_quotes(dir_) + " is damaged (" + echo(e.what(), 200) +
+                  "); run again with --restart to start over");
+  }
+  std::vector<std::uint64_t> head;
+  const json& files = m.at("files");
+  if (files.contains("engine")) {
+    Parts p = read_parts(dir_, files["engine"], head);
+    if (head.size() != 3) throw IoError("checkpoint file of the engine's state in " + in_quotes(dir_) + " is damaged (its header)");
+    engine_ = std::make_unique<EngineState>();
+    engine_->parts = std::move(p.parts);
+    engine_->batch = head[0], engine_->b0 = head[1], engine_->leg = int(head[2]);
+  }
+  if (files.contains("tally")) tally_ = read_parts(dir_, files["tally"], head);
+  // What a killed checkpoint left beside this generation.
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    const std::string f = e.path().filename().string();
+    const bool named =
+        (files.contains("engine") && files["engine"]["name"] == f) || (files.contains("tally") && files["tally"]["name"] == f);
+    if (!named && (f == "manifest.json.tmp" || f.ends_with(".bin"))) fs::remove(e.path());
+  }
+}
+
+std::uint64_t Checkpoint::value(const std::string& key, std::uint64_t fallback) const {
+  const auto it = values_.find(key);
+  return resumed_ && it != values_.end() ? it->second : fallback;
+}
+
+bool Checkpoint::due() const { return asked.load() || (every_ > 0 && now() - last_ >= every_); }
+
+void Checkpoint::save(StagedSink& sink, std::size_t next_member, const EngineState* engine, const Parts& tally) {
+  sink.sync();
+  const long g = generation_ + 1;
+  json files = json::object();
+  const auto file = [&](const std::string& what, const std::vector<std::uint64_t>& head, const Parts& p) {
+    const std::string name = what + "-" + std::to_string(g) + ".bin";
+    const Written w = write_parts(dir_ + "/" + name, head, p);
+    files[what] = {{"name", name}, {"bytes", w.bytes}, {"crc32", w.crc}};
+    bytes_ += w.bytes;
+  };
+  bytes_ = 0;
+  if (engine) file("engine", {engine->batch, engine->b0, std::uint64_t(engine->leg)}, *engine);
+  file("tally", {}, tally);
+  const json m = {{"format", format}, {"identity", identity_}, {"generation", g},     {"next_member", next_member},
+                  {"every", every_},  {"files", files},        {"rows", sink.rows()}, {"values", values_}};
+  write_manifest(m);
+  // The previous generation's files are no longer named by the manifest.
+  for (const char* what : {"engine", "tally"}) std::remove((dir_ + "/" + what + "-" + std::to_string(generation_) + ".bin").c_str());
+  generation_ = g;
+  ++saved_;
+  last_ = now();
+  asked = false;
+  if (ending.load())
+    throw Checkpointed("stopped by SIGTERM after a checkpoint (generation " + std::to_string(g) + ", " + std::to_string(next_member) +
+                       " members done" + (engine ? " and a batch in flight" : "") + ") in " + in_quotes(dir_) +
+                       "; run the same command with --resume to go on");
+}
+
+void Checkpoint::write_manifest(const json& m) {
+  const std::string name = dir_ + "/manifest.json", tmp = name + ".tmp";
+  Writer w(tmp);
+  const std::string text = m.dump(1);
+  w.put(text.data(), text.size());
+  w.finish();
+  // A test's kill between the data files and the rename (docs/cluster.md: the previous generation stays).
+  if (const char* g = std::getenv("LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME"); g && std::atol(g) == m["generation"].get<long>())
+    std::raise(SIGKILL);
+  if (std::rename(tmp.c_str(), name.c_str()) != 0)
+    throw IoError("checkpoint: cannot rename " + in_quotes(tmp) + " to " + in_quotes(name) + ": " + std::strerror(errno));
+  sync_dir(dir_);
+}
+
+void Checkpoint::remove(const std::string& dir_) {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(dir_, ec))) return;
+  if (fs::is_symlink(fs::symlink_status(dir_, ec)) || !fs::is_directory(dir_, ec))
+    throw IoError("checkpoint: " + in_quotes(dir_) + " is not a directory liebatch made; liebatch does not remove it");
+  for (const auto& e : fs::directory_iterator(dir_))
+    if (!ours(e.path().filename().string()))
+      throw IoError("checkpoint: " + in_quotes(dir_) + " holds " + in_quotes(e.path().filename().string()) +
+                    ", which liebatch did not write; liebatch removes nothing of it");
+  for (const auto& e : fs::directory_iterator(dir_)) fs::remove(e.path());
+  if (!fs::remove(dir_, ec) || ec) throw IoError("checkpoint: cannot remove " + in_quotes(dir_) + ": " + ec.message());
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,252 @@
+"""Checkpoints (`--checkpoint-every`, SIGUSR1, SIGTERM) and `--resume`: a run killed at any moment and
+resumed ends with the uninterrupted run's output, dataset by dataset and bitwise; a checkpoint that
+is not this run's is refused, naming what differs; a damaged one is refused, naming the file."""
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+import zlib
+
+import pytest
+
+import liebatch as lb
+from conftest import EXE, assert_same
+
+N = 240
+BATCH = 64  # four batches, the last one short
+
+
+def top(adaptive, samples=5, t1=20):
+    """A heavy top ensemble over about a second of CPU (t1 = 20): fixed steps in 10 legs, or adaptive ones."""
+    step = {"adaptive": True, "atol": 1e-10, "rtol": 1e-10} if adaptive else {"h": 1e-3}
+    return {"model": {"name": "heavy_top", "preset": "bruls_cardona", "parameters": {"mass": {"linspace": [1, 2, N]}}},
+            "method": "rkmk54" if adaptive else "rkmk4", "time": {"t0": 0, "t1": t1}, "step": step,
+            "outputs": {"samples": samples}}
+
+
+def section():
+    """Section hits beyond max_hits (lost, counted) in every chunk."""
+    return {"model": {"name": "heavy_top", "parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}},
+            "method": "rkmk54", "time": {"t0": 0, "t1": 300}, "step": {"adaptive": True, "atol": 1e-9, "rtol": 1e-9},
+            "initial": {"state": [1, 0, 0, 0, 0, 1], "ensemble": {"count": N, "scale": 0.3, "seed": 5}},
+            "outputs": {"samples": 3},
+            "section": {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up", "max_hits": 2}}
+
+
+CASES = [("run", top(False)), ("run", top(True)), ("poincare", section())]
+IDS = ["fixed", "adaptive", "poincare"]
+
+
+def args(command, cfg, out, *extra, batch=BATCH):
+    """The command line of a run in batches of `batch` members (0: as many as fit)."""
+    return [EXE, command, str(cfg), "-o", str(out), "-q", "--no-plot", "--batch", str(batch), *map(str, extra)]
+
+
+def liebatch(*a, env=None):
+    return subprocess.run(list(map(str, a)), capture_output=True, text=True, env=env)
+
+
+def whole_run(tmp_path, command, cfg):
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    whole = tmp_path / "whole.h5"
+    t = time.monotonic()
+    p = liebatch(*args(command, tmp_path / "cfg.json", whole))
+    assert p.returncode == 0, p.stderr
+    return whole, time.monotonic() - t
+
+
+def assert_same_run(a_path, b_path):
+    a, b = lb.load(a_path), lb.load(b_path)
+    assert_same(a, b)
+    for where, attrs in a.attrs.items():
+        other = b.attrs[where]
+        aside = ("created", "command_line") if where == "" else ()
+        assert {k: v for k, v in attrs.items() if k not in aside} == {k: v for k, v in other.items() if k not in aside}, where
+
+
+def generation(out):
+    with open(str(out) + ".ckpt/manifest.json") as f:
+        m = json.load(f)
+    return m["generation"], "engine" in m["files"]
+
+
+def wait_for_generation(out, g, p):
+    """Waits (at most 20 s) until the checkpoint of `out` reaches generation g, while p runs."""
+    for _ in range(2000):
+        if os.path.exists(str(out) + ".ckpt/manifest.json") and generation(out)[0] >= g:
+            return
+        assert p.poll() is None, p.stderr.read()
+        time.sleep(0.01)
+    raise AssertionError(f"no checkpoint generation {g}")
+
+
+def start(cfg, out, *extra):
+    """`liebatch run` with checkpoints only when asked, once its first checkpoint is written."""
+    p = subprocess.Popen(args("run", cfg, out, "--checkpoint-every", 1000, *extra), start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for_generation(out, 0, p)
+    return p
+
+
+@pytest.mark.parametrize("command,cfg", CASES, ids=IDS)
+def test_killed_at_random_moments_and_resumed_equals_the_uninterrupted_run(tmp_path, command, cfg):
+    whole, seconds = whole_run(tmp_path, command, cfg)
+    out = tmp_path / "killed.h5"
+    rng = random.Random(zlib.crc32(json.dumps(cfg).encode()))
+    killed, mid_batch = 0, 0
+    for k in range(5):
+        extra = ["--checkpoint-every", 0.05] + (["--resume"] if k > 0 else [])
+        p = subprocess.Popen(args(command, tmp_path / "cfg.json", out, *extra), start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.05, 0.3) * seconds)
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            killed += 1
+        p.wait()
+        if p.returncode == 0:
+            break
+        assert p.returncode == -signal.SIGKILL, p.stderr.read()
+        mid_batch += generation(out)[1]
+    p = liebatch(*args(command, tmp_path / "cfg.json", out, "--resume"))
+    assert p.returncode == 0, p.stderr
+    assert killed >= 3 and mid_batch >= 1, (killed, mid_batch)  # the test's case: kills within batches
+    assert not os.path.exists(str(out) + ".ckpt")
+    assert sorted(os.listdir(tmp_path)) == ["cfg.json", "killed.h5", "whole.h5"]  # no temporary left
+    assert_same_run(whole, out)
+
+
+def test_sigterm_checkpoints_and_exits_5_then_resumes(tmp_path):
+    whole, seconds = whole_run(tmp_path, "run", top(True))
+    out = tmp_path / "out.h5"
+    p = start(tmp_path / "cfg.json", out)
+    time.sleep(0.4 * seconds)
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate()[1]
+    assert p.returncode == 5, err
+    assert "--resume" in err and "checkpoint" in err
+    assert not out.exists() and generation(out)[0] >= 1
+    p = liebatch(*args("run", tmp_path / "cfg.json", out, "--resume"))
+    assert p.returncode == 0, p.stderr
+    assert_same_run(whole, out)
+
+
+def test_sigusr1_checkpoints_and_goes_on(tmp_path):
+    whole, seconds = whole_run(tmp_path, "run", top(False))
+    out = tmp_path / "out.h5"
+    p = start(tmp_path / "cfg.json", out)
+    time.sleep(0.2 * seconds)
+    p.send_signal(signal.SIGUSR1)
+    wait_for_generation(out, 1, p)  # generation 0 at the start, 1 asked for
+    assert p.wait() == 0, p.stderr.read()
+    assert_same_run(whole, out)
+
+
+def test_a_kill_between_the_files_and_the_manifest_resumes_from_the_previous_generation(tmp_path):
+    whole, _ = whole_run(tmp_path, "poincare", section())
+    out = tmp_path / "out.h5"
+    env = dict(os.environ, LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME="3")
+    p = liebatch(*args("poincare", tmp_path / "cfg.json", out, "--checkpoint-every", 0.01), env=env)
+    assert p.returncode == -signal.SIGKILL, p.stderr
+    assert generation(out)[0] == 2 and os.path.exists(str(out) + ".ckpt/manifest.json.tmp")
+    p = liebatch(*args("poincare", tmp_path / "cfg.json", out, "--resume"))
+    assert p.returncode == 0, p.stderr
+    assert_same_run(whole, out)
+
+
+@pytest.fixture
+def stopped(tmp_path):
+    """A run stopped by SIGTERM after its first checkpoint: (config path, output path). Its span
+    is one that float resolves too."""
+    (tmp_path / "cfg.json").write_text(json.dumps(top(False, t1=8)))
+    out = tmp_path / "out.h5"
+    p = start(tmp_path / "cfg.json", out)
+    p.send_signal(signal.SIGTERM)
+    assert p.wait() == 5, p.stderr.read()
+    return tmp_path / "cfg.json", out
+
+
+@pytest.mark.parametrize("change,message", [
+    ("config", "the config differs at /step/h"),
+    ("members", "it was made for members 0:240, this run has 0:100"),
+    ("precision", "it was made with precision double, this run has float"),
+    ("version", "it was made by liebatch 0.0.1 (commit"),
+])
+def test_a_checkpoint_of_another_run_is_refused_naming_what_differs(stopped, change, message):
+    cfg, out = stopped
+    extra = []
+    if change == "config":
+        c = top(False, t1=8)
+        c["step"]["h"] = 2e-3
+        cfg.write_text(json.dumps(c))
+    elif change == "members":
+        extra = ["--members", "0:100"]
+    elif change == "precision":
+        extra = ["--precision", "float"]
+    else:
+        manifest = str(out) + ".ckpt/manifest.json"
+        m = json.load(open(manifest))
+        m["identity"]["liebatch"] = "0.0.1 (commit 0000000)"
+        json.dump(m, open(manifest, "w"))
+    p = liebatch(*args("run", cfg, out, "--resume", *extra))
+    assert p.returncode == 2 and message in p.stderr, p.stderr
+    assert "--restart" in p.stderr and not out.exists() and os.path.exists(str(out) + ".ckpt/manifest.json")
+
+
+def test_a_damaged_or_missing_checkpoint_is_a_file_error_naming_the_file(stopped):
+    cfg, out = stopped
+    ckpt = str(out) + ".ckpt"
+    tally = next(f for f in os.listdir(ckpt) if f.startswith("tally-"))
+    with open(os.path.join(ckpt, tally), "r+b") as f:  # one byte flipped
+        f.seek(20)
+        b = f.read(1)
+        f.seek(20)
+        f.write(bytes([b[0] ^ 1]))
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and tally in p.stderr and "damaged" in p.stderr, p.stderr
+    with open(os.path.join(ckpt, "manifest.json"), "w") as f:
+        f.write("{not json")
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and "manifest.json" in p.stderr and "damaged" in p.stderr, p.stderr
+    p = liebatch(*args("run", cfg, cfg.parent / "other.h5", "--resume"))
+    assert p.returncode == 3 and "no checkpoint" in p.stderr, p.stderr
+
+
+def test_a_run_over_a_checkpoint_needs_resume_or_restart(stopped):
+    cfg, out = stopped
+    p = liebatch(*args("run", cfg, out))
+    assert p.returncode == 2 and "--resume" in p.stderr and "--restart" in p.stderr, p.stderr
+    mine = os.path.join(str(out) + ".ckpt", "notes.txt")  # a file liebatch did not write: never removed
+    open(mine, "w").write("mine")
+    p = liebatch(*args("run", cfg, out, "--restart"))
+    assert p.returncode == 3 and "notes.txt" in p.stderr and open(mine).read() == "mine", p.stderr
+    os.remove(mine)
+    p = liebatch(*args("run", cfg, out, "--restart"))
+    assert p.returncode == 0 and out.exists() and not os.path.exists(str(out) + ".ckpt"), p.stderr
+
+
+def test_a_gpu_run_killed_and_resumed_equals_the_uninterrupted_gpu_run(tmp_path):
+    """The engine's state copied from the device at a pause and back (bench/RESULTS.md's GPU list)."""
+    cfg = top(False, samples=11, t1=200)
+    cfg["model"]["parameters"]["mass"]["linspace"][2] = N * 64
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    whole = tmp_path / "whole.h5"
+    t = time.monotonic()
+    p = liebatch(*args("run", tmp_path / "cfg.json", whole, "--device", "gpu", batch=0))
+    if p.returncode == 4 and "gpu" in p.stderr:
+        pytest.skip("no GPU run here: " + p.stderr.strip())
+    assert p.returncode == 0, p.stderr
+    seconds = time.monotonic() - t
+    out = tmp_path / "out.h5"
+    for k, at in enumerate((0.3, 0.3)):
+        extra = ["--device", "gpu", "--checkpoint-every", 0.1] + (["--resume"] if k else [])
+        p = subprocess.Popen(args("run", tmp_path / "cfg.json", out, *extra, batch=0), start_new_session=True,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(at * seconds)
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        assert generation(out)[1], "a batch in flight at the kill"
+    p = liebatch(*args("run", tmp_path / "cfg.json", out, "--device", "gpu", "--resume", batch=0))
+    assert p.returncode == 0, p.stderr
+    assert_same_run(whole, out)
