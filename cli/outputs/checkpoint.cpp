@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -41,8 +41,13 @@ std::string in_quotes(const std::string& p) { return "'" + echo(p) + "'"; }
 
 /// The files a checkpoint directory holds; nothing else is ever removed from it.
 bool ours(const std::string& name) {
-  static const std::regex r(R"((manifest\.json(\.tmp)?|[0-9a-f]+\.raw|(engine|tally)-[0-9]+\.bin))");
-  return std::regex_match(name, r);
+  const std::string_view f = name;
+  const auto made_of = [](std::string_view s, const char* chars) { return !s.empty() && s.find_first_not_of(chars) == s.npos; };
+  if (f == "manifest.json" || f == "manifest.json.tmp") return true;
+  if (f.ends_with(".raw")) return made_of(f.substr(0, f.size() - 4), "0123456789abcdef");
+  for (std::string_view kind : {"engine-", "tally-"})
+    if (f.starts_with(kind) && f.ends_with(".bin")) return made_of(f.substr(kind.size(), f.size() - kind.size() - 4), "0123456789");
+  return false;
 }
 
 void sync_dir(const std::string& dir) {
