@@ -3,8 +3,8 @@
 
     python3 bench/checkpoint_cost.py LIEBATCH [members] [t1] [every] [repeats]
 
-The default, 2^16 heavy tops under RKMK4 at h = 1e-3 over [0, 18] with 101 samples, is about a minute
-on two cores, checkpointed every 12 s: five checkpoints, as a 5-minute run at --checkpoint-every 60.
+The default, 2^16 heavy tops under RKMK4 at h = 1e-3 over [0, 18] with 101 samples, is about 80 s
+on two cores (2026-11-29), checkpointed every 12 s.
 The staged output's second write is paid once per run, so a longer run pays a smaller share of it.
 """
 import json
