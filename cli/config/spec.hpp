@@ -60,13 +60,9 @@ struct RunSpec {
 /// bitwise (ChunkPlan).
 inline int short_pauses(const RunSpec& s) {
   const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
-  const int chunks = ChunkPlan::make(s.samples,
-                                     [&] {
-                                       RunOptions o;
-                                       o.chunks = s.chunks, o.samples_per_chunk = s.samples_per_chunk;
-                                       return o;
-                                     }())
-                         .chunks;
+  RunOptions o;
+  o.chunks = s.chunks, o.samples_per_chunk = s.samples_per_chunk;
+  const int chunks = ChunkPlan::make(s.samples, o).chunks;
   return int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
 }
 

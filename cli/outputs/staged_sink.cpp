@@ -27,6 +27,12 @@ struct StagedSink::File {
     if (fd >= 0) ::close(fd);
   }
   std::uint64_t elem() const { return kind == Kind::u8 ? 1 : 8; }
+  /// Columns: the rows of the array, each as long as the member count (dims.back()).
+  std::uint64_t rows() const {
+    std::uint64_t r = 1;
+    for (std::size_t k = 0; k + 1 < dims.size(); ++k) r *= dims[k];
+    return r;
+  }
   std::uint64_t row_bytes() const { return std::max<std::uint64_t>(width, 1) * elem(); }
 };
 
@@ -119,8 +125,7 @@ void StagedSink::create(const std::string& path, Kind kind, Dims dims) {
   f->name = raw_name(path);
   f->kind = kind;
   f->dims = dims;
-  std::uint64_t size = f->elem();
-  for (auto d : dims) size *= d;
+  const std::uint64_t size = f->elem() * f->rows() * dims.back();
   // A resumed run's file must be the array it was: its size says so (its contents are the checkpoint's).
   const bool keep = resumed_ && staged(path);
   f->fd = ::open(f->name.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -166,9 +171,7 @@ void StagedSink::create_rows(const std::string& path, Kind kind, std::uint64_t w
 void StagedSink::columns(const std::string& path, const void* data, std::uint64_t col0, std::uint64_t cols) {
   File& f = file(path);
   const std::uint64_t n = f.dims.back(), e = f.elem();
-  std::uint64_t rows = 1;
-  for (std::size_t k = 0; k + 1 < f.dims.size(); ++k) rows *= f.dims[k];
-  for (std::uint64_t r = 0; r < rows; ++r)
+  for (std::uint64_t r = 0; r < f.rows(); ++r)
     pwrite_all(f.name, f.fd, static_cast<const char*>(data) + r * cols * e, cols * e, (r * n + col0) * e);
 }
 void StagedSink::write_columns(const std::string& path, const std::vector<double>& v, std::uint64_t col0, std::uint64_t cols) {
@@ -199,9 +202,7 @@ void StagedSink::copy_out(Sink& out, const std::string& path) {
   with_kind(f.kind, [&](auto v) {
     using V = typename decltype(v)::value_type;
     if (f.columns) {  // blocks of whole columns
-      const std::uint64_t n = f.dims.back();
-      std::uint64_t rows = 1;
-      for (std::size_t k = 0; k + 1 < f.dims.size(); ++k) rows *= f.dims[k];
+      const std::uint64_t n = f.dims.back(), rows = f.rows();
       const std::uint64_t block = std::max<std::uint64_t>(1, copy_block / std::max<std::uint64_t>(rows * e, 1));
       for (std::uint64_t c0 = 0; c0 < n; c0 += block) {
         const std::uint64_t cols = std::min(block, n - c0);
