@@ -5,13 +5,19 @@
 #include <liebatch/ensemble/cuda_check.cuh>
 
 namespace lb {
+#ifndef LIEBATCH_CUDA_CHECK_ONLY
 namespace {
 /// Compiled like every kernel of the build: whether the device can load it says whether the
 /// build's architectures (CMAKE_CUDA_ARCHITECTURES, sm_90 by default) run on this device.
 __global__ void probe_kernel() {}
 }  // namespace
+#endif
 
 std::string gpu_unavailable_reason() {
+#ifdef LIEBATCH_CUDA_CHECK_ONLY
+  return "this liebatch's kernels were compiled to check them, not to run them (LIEBATCH_CUDA_CHECK_ONLY): "
+         "rebuild without it";
+#else
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) return "no usable CUDA device (" + cuda::check(e, "cudaGetDeviceCount") + ")";
@@ -33,6 +39,7 @@ std::string gpu_unavailable_reason() {
            "); rebuild with CMAKE_CUDA_ARCHITECTURES including it";
   }
   return "";
+#endif
 }
 
 }  // namespace lb
