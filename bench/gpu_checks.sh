@@ -3,7 +3,7 @@
 # dependencies (Eigen, GoogleTest, HDF5, … are Debian packages there is no network to install):
 # build here, carry the executables and their shared libraries, run them there.
 #
-#   here:  cmake -S . -B build-gpu -DLIEBATCH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DLIEBATCH_BUILD_EXAMPLES=OFF -DLIEBATCH_BENCH=ON \
+#   here:  cmake -S . -B build-gpu -DLIEBATCH_CUDA=ON -DLIEBATCH_CUDA_CHECK_ONLY=OFF -DCMAKE_CUDA_ARCHITECTURES=90 -DLIEBATCH_BUILD_EXAMPLES=OFF -DLIEBATCH_BENCH=ON \
 #            -DLIEBATCH_CLI_GPU_METHODS="rkmk4;cf4;rkmk54;slgi0;slgi_half;slgi1;hp_sv_exp;hp_sv_cay"   # the symplectic ones for Cli.Gpu*
 #          cmake --build build-gpu -j2 --target liebatch_cli test_cli <gpu_tests> <benches>   # (lists below) ~32 min on 2 cores
 #          bash bench/gpu_checks.sh stage build-gpu   # .gpu/ and its archive .gpu-bundle/gpu.tar.xz (~29 MB)
@@ -23,6 +23,10 @@ benches=(bench_flop_count bench_cpu_throughput bench_pendulum_scaling bench_lie_
 
 if [[ $mode == stage ]]; then
   build=${2:?stage needs the build directory}
+  if grep -q '^LIEBATCH_CUDA_CHECK_ONLY:BOOL=ON' "$build/CMakeCache.txt"; then
+    echo "gpu_checks: $build compiled its kernels to check them, not to run them (LIEBATCH_CUDA_CHECK_ONLY=ON)" >&2
+    exit 1
+  fi
   exclude=$(git rev-parse --git-path info/exclude)  # (a worktree's .git is a file)
   for d in /.gpu/ /.gpu-bundle/; do grep -qx "$d" "$exclude" || echo "$d" >> "$exclude"; done
   rm -rf .gpu && mkdir -p .gpu/build/tests .gpu/build/bench .gpu/lib

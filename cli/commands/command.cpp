@@ -100,6 +100,13 @@ std::size_t batch_size(const Study& st, std::size_t requested, bool extended) {
   return batch_members(st.init.count, std::size_t(member_bytes(st, extended)), budget, requested);
 }
 
+std::size_t checkpoint_batch_size(const Study& st, std::size_t requested) {
+  const std::size_t b = batch_size(st, requested, false);
+  if (requested > 0) return b;
+  const std::size_t fit = std::size_t(checkpoint_batch_bytes / member_bytes(st, false));
+  return std::min(b, std::max<std::size_t>({fit, st.run.gpu ? std::size_t(1) << 18 : 1}));
+}
+
 namespace {
 
 /// The files command c writes: the HDF5 output, and beside it a CSV table and a PNG plot (run:

@@ -43,6 +43,12 @@ inline constexpr double batch_host_bytes = 1 << 30;
 /// Members per batch (batch_plan.hpp): at most `requested` (0: as many as fit in batch_host_bytes),
 /// and never more than fit in 70 % of the available memory.
 std::size_t batch_size(const Study& st, std::size_t requested, bool extended);
+/// A batch's host bytes at most where a run takes checkpoints: the state of the batch in flight,
+/// its results so far included, is what each checkpoint writes.
+inline constexpr double checkpoint_batch_bytes = 1 << 27;
+/// Members per batch of a run that takes checkpoints: batch_size, and within checkpoint_batch_bytes
+/// unless asked for (`requested`) or on the GPU, which needs 2^18 members to fill it.
+std::size_t checkpoint_batch_size(const Study& st, std::size_t requested);
 
 /// "9998 ok, 2 nonfinite" (names from LB_STATUSES), from the statuses or from their counts (the
 /// last: codes outside the list).

@@ -127,7 +127,8 @@ nlohmann::json identity(const Study& st, bool poincare, bool gpu) {
           {"precision", st.run.single ? "float" : "double"},
           {"cpu_simd", pack_arch()},
           {"members", {st.members.begin, st.members.end}},
-          {"pauses", st.run.pauses}};
+          {"pauses", st.run.pauses},
+          {"samples_per_chunk", st.run.samples_per_chunk}};
 }
 
 int ensemble_command(const Options& opt, Command c) {
@@ -141,6 +142,9 @@ int ensemble_command(const Options& opt, Command c) {
   std::unique_ptr<Sink> out;
   StagedSink* staged = nullptr;
   if (!opt.memory && (opt.checkpoint_every > 0 || opt.resume)) {
+    // A checkpoint within a chunk holds its sample slots: one sample a chunk makes them two per
+    // member. (A section's chunks stay: its hits are kept per member and chunk.)
+    if (st.run.section.kind == SectionSpec::none) st.run.samples_per_chunk = 1;
     st.run.pauses = short_pauses(st.run);
     const std::string path = output_path(opt);
     ck = std::make_unique<Checkpoint>(path, identity(st, poincare, where.gpu), opt.resume, opt.restart, opt.checkpoint_every);
@@ -157,7 +161,7 @@ int ensemble_command(const Options& opt, Command c) {
   // This process's members: all, or a slice [first, first + n) of them (--members); a resumed run
   // keeps its batches and starts where its checkpoint was.
   const std::size_t first = st.members.begin, n = st.members.count();
-  std::size_t batch = batch_size(st, std::size_t(opt.batch), false), start = first;
+  std::size_t batch = ck ? checkpoint_batch_size(st, std::size_t(opt.batch)) : batch_size(st, std::size_t(opt.batch), false), start = first;
   Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress);
   Tally tally;
   if (ck) {
@@ -225,7 +229,7 @@ int ensemble_command(const Options& opt, Command c) {
     if (ck && ck->saved() > 0)
       std::cout << "  checkpoints: " << ck->saved() << (ck->resumed() ? " (resumed)" : "") << ", the last "
                 << human_bytes(double(ck->bytes())) << " (" << double(ck->bytes()) / double(n)
-                << " bytes per member) beside the staged arrays\n";
+                << " bytes per member) beside the staged arrays; " << ck->seconds() << " s spent on them\n";
     if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
     std::cout << "  device: " << where.text << "\n  output: " << w.path() << "\n";
   }

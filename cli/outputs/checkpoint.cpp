@@ -262,6 +262,7 @@ std::uint64_t Checkpoint::value(const std::string& key, std::uint64_t fallback) 
 bool Checkpoint::due() const { return asked.load() || (every_ > 0 && now() - last_ >= every_); }
 
 void Checkpoint::save(StagedSink& sink, std::size_t next_member, const EngineState* engine, const Parts& tally) {
+  const double t0 = now();
   sink.sync();
   const long g = generation_ + 1;
   json files = json::object();
@@ -282,6 +283,7 @@ void Checkpoint::save(StagedSink& sink, std::size_t next_member, const EngineSta
   generation_ = g;
   ++saved_;
   last_ = now();
+  seconds_ += last_ - t0;
   asked = false;
   if (ending.load())
     throw Checkpointed("stopped by SIGTERM after a checkpoint (generation " + std::to_string(g) + ", " + std::to_string(next_member) +

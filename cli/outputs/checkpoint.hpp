@@ -67,6 +67,8 @@ class Checkpoint {
   /// Checkpoints this process wrote, and the bytes of the last one beside the staged arrays.
   long saved() const { return saved_; }
   std::uint64_t bytes() const { return bytes_; }
+  /// Wall seconds this process spent writing checkpoints (the run waits for them).
+  double seconds() const { return seconds_; }
 
  private:
   std::string dir_;
@@ -81,6 +83,7 @@ class Checkpoint {
   double last_ = 0;  ///< steady-clock seconds of the last checkpoint
   long saved_ = 0;
   std::uint64_t bytes_ = 0;
+  double seconds_ = 0;
   void read();
   void write_manifest(const nlohmann::json& m);
 };
