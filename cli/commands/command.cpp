@@ -48,11 +48,10 @@ std::string fmt_count(double n) {
 /// memory on the CPU; counted on the GPU too, so the batches do not depend on the device;
 /// batch_plan.hpp); ×3 with a long double run beside.
 double member_bytes(const Study& st, bool extended) {
-  const int samples = st.run.samples, slots = ChunkPlan::make(samples, RunOptions{}).slots();
   const RunShape s{.dim = st.model->dim(),
                    .nobs = int(st.model->obs_names().size()),
-                   .samples = samples,
-                   .sample_slots = slots,
+                   .samples = st.run.samples,
+                   .sample_slots = chunk_plan(st.run).slots(),
                    .hit_slots = st.run.section.kind != SectionSpec::none ? st.run.section.max_hits : 0};
   const double per = double(8 * std::size_t(s.dim) + result_bytes(s) + buffer_bytes(s));
   return extended ? 3 * per : per;

@@ -55,14 +55,19 @@ struct RunSpec {
   const EngineState* resume = nullptr;                 ///< RunOptions::resume
 };
 
+/// The engine's chunks for s (its samples, chunks and samples per chunk).
+inline ChunkPlan chunk_plan(const RunSpec& s) {
+  RunOptions o;
+  o.chunks = s.chunks, o.samples_per_chunk = s.samples_per_chunk;
+  return ChunkPlan::make(s.samples, o);
+}
+
 /// Legs per chunk so that members pause about every 2000 fixed steps, or 1/200 of an adaptive run's
 /// span: how soon a run can be stopped (Python's Ctrl-C) or checkpointed. Legs change no result,
 /// bitwise (ChunkPlan).
 inline int short_pauses(const RunSpec& s) {
   const double steps = s.adaptive ? 4e5 : (s.t1 - s.t0) / *std::min_element(s.h.begin(), s.h.end());
-  RunOptions o;
-  o.chunks = s.chunks, o.samples_per_chunk = s.samples_per_chunk;
-  const int chunks = ChunkPlan::make(s.samples, o).chunks;
+  const int chunks = chunk_plan(s).chunks;
   return int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
 }
 
