@@ -419,17 +419,15 @@ PYBIND11_MODULE(_liebatch, m) {
         return merge_command(parts, o);
       },
       py::arg("parts"), py::arg("output"), py::arg("force"), "liebatch merge: slices of one run joined into one file");
-  // A user's model compiled at run time links against the command's code in this module: Python
-  // opened it with RTLD_LOCAL, so it is made global, once, before the first plugin is loaded (and
-  // only then: its libraries join the global scope with it).
-  m.def("enable_plugins", [] {
-    static const bool done = [] {
-      Dl_info self;
-      return dladdr(reinterpret_cast<void*>(&solve), &self) != 0 && self.dli_fname &&
-             dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != nullptr;
-    }();
-    if (!done) throw std::runtime_error(std::string("user models: cannot make the module's code global: ") + dlerror());
-  });
+  // A model compiled at run time (a user's, or a chain length the build lacks) links against the
+  // command's code in this module: Python opened it with RTLD_LOCAL, so it is made global before
+  // the first plugin is loaded (and only then: its libraries join the global scope with it).
+  lb::cli::before_first_plugin() = [] {
+    Dl_info self;
+    if (dladdr(reinterpret_cast<void*>(&solve), &self) == 0 || !self.dli_fname ||
+        dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) == nullptr)
+      throw std::runtime_error(std::string("user models: cannot make the module's code global: ") + dlerror());
+  };
   m.def(
       "gpu_unavailable", [] { return lb::gpu_unavailable_reason(); }, "why the GPU cannot run here (\"\" when it can)");
 

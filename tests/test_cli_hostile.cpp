@@ -284,25 +284,51 @@ TEST(CliHostile, NestingHugeValuesAndNumbersOutOfRangeGetShortMessagesWithTheirP
   EXPECT_EQ(outputs_in(s, {"deep.json", "huge.json", "key.json", "syntax.json", "inf.json"}), std::vector<std::string>{});
 }
 
+/// The chain of 20 links hanging at rest, compiled at run time for rkmk54 into the build's plugin
+/// cache, as the chain20 example is: the config's model and state, open for more keys.
+const std::string chain20 = [] {
+  std::string hanging = "0, 0, -1, 0, 0, 0";  // (q_i, w_i) per link
+  for (int k = 1; k < 20; ++k) hanging += ", 0, 0, -1, 0, 0, 0";
+  return R"({"model": {"name": "pendulum_chain", "parameters": {"N": 20}, "methods": ["rkmk54"]},
+    "time": {"t1": 0.01}, "step": {"h": 0.001}, "initial": {"state": [)" +
+         hanging + "]";
+}();
+const Launch plugin_cache = [] {
+  Launch how;
+  how.env = {{"LIEBATCH_CACHE_DIR", LIEBATCH_PLUGIN_CACHE}};
+  return how;
+}();
+
 TEST(CliHostile, SamplerGridBeyondItsDimensions) {
   Scratch s("grid");
   // A grid over the 60 dimensions of a 10-link chain wrote past its 32 axes (stack corruption).
-  // Only chains of more than 5 links perturb in more than 32 dimensions; they are compiled on
-  // request (LIEBATCH_CLI_CHAINS), as CI's second step does for 20 links (120 dimensions).
-  std::string ones = "1", hanging = "0, 0, -1, 0, 0, 0";  // (q_i, w_i) per link
+  // Only chains of more than 5 links perturb in more than 32 dimensions (20 links: 120).
+  std::string ones = "1";
   for (int k = 1; k < 120; ++k) ones += ", 1";
-  for (int k = 1; k < 20; ++k) hanging += ", 0, 0, -1, 0, 0, 0";
-  const auto grid = liebatch(s, "run " +
-                                    s.file("g.json", R"({"model": {"name": "pendulum_chain", "parameters": {"N": 20}},
-    "method": "rkmk4", "time": {"t1": 0.01}, "step": {"h": 0.001},
-    "initial": {"state": [)" + hanging + R"(], "ensemble": {"count": 1, "sampler": "grid", "points": [)" +
-                                                         ones + R"(], "scale": 0.1}}})") +
-                                    " -o " + s.path("g.h5"));
+  const auto grid = liebatch(s,
+                             "run " +
+                                 s.file("g.json", chain20 + R"(, "ensemble": {"count": 1, "sampler": "grid", "points": [)" + ones +
+                                                      R"(], "scale": 0.1}}, "method": "rkmk54"})") +
+                                 " -o " + s.path("g.h5"),
+                             plugin_cache);
   EXPECT_EQ(grid.status, 2);
-  if (grid.err.find("/model/parameters/N: expected one of") != std::string::npos)
-    GTEST_SKIP() << "this build has no chain of 20 links (LIEBATCH_CLI_CHAINS): " << grid.err;
   EXPECT_NE(grid.err.find("grid supports at most 32 dimensions"), std::string::npos) << grid.err;
   EXPECT_EQ(outputs_in(s, {"g.json"}), std::vector<std::string>{});
+}
+
+// A chain length the build lacks is compiled at run time for the model's "methods": another method
+// is refused with the way to add it, and a length beyond 64 is refused as such.
+TEST(CliHostile, ChainsCompiledAtRunTimeRefuseOtherMethodsAndLengths) {
+  Scratch s("chains");
+  const auto other = liebatch(s, "run " + s.file("m.json", chain20 + R"(}, "method": "cf4"})") + " -o " + s.path("m.h5"), plugin_cache);
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("compiled at run time for rkmk54 (add the method to the model's \"methods\""), std::string::npos) << other.err;
+  const auto long_chain = liebatch(s, "run " + s.file("l.json", R"({"model": {"name": "pendulum_chain", "parameters": {"N": 65}},
+    "method": "rkmk4", "time": {"t1": 0.01}, "step": {"h": 0.001}})") +
+                                          " -o " + s.path("l.h5"));
+  EXPECT_EQ(long_chain.status, 2);
+  EXPECT_NE(long_chain.err.find("/model/parameters/N"), std::string::npos) << long_chain.err;
+  EXPECT_EQ(outputs_in(s, {"m.json", "l.json"}), std::vector<std::string>{});
 }
 
 TEST(CliHostile, SamplerAxesAndLargeConfigs) {

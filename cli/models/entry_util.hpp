@@ -60,7 +60,7 @@ template <class Entry> std::vector<std::string> parameter_help() {
 
 /// A ModelInfo whose factory is make_runner<Entry>.
 template <class Entry> ModelInfo info(std::string summary, std::string state, std::vector<std::string> presets) {
-  return {Entry::name, std::move(summary), std::move(state), parameter_help<Entry>(), std::move(presets), make_runner<Entry>};
+  return {Entry::name, std::move(summary), std::move(state), parameter_help<Entry>(), std::move(presets), make_runner<Entry>, nullptr};
 }
 
 }  // namespace lb::cli

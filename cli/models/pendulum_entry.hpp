@@ -1,5 +1,6 @@
 // Command-line entry for the N-fold spherical pendulum, for any N; the build compiles the N of
-// LIEBATCH_CLI_CHAINS, one unit each.
+// LIEBATCH_CLI_CHAINS, one unit each, and the command the others at run time, as a plugin of this
+// header (cli/models/plugin_unit.cpp, LB_USER_ENTRY).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -43,6 +44,9 @@ template <int N> struct PendulumEntry {
     if (!p) return;
     p->integer("N", 1, 1000);
     if (p->has("total_length") && p->has("lengths")) Node::fail(p->at("total_length"), "give either 'lengths' or 'total_length', not both");
+  }
+  static std::vector<std::string> presets() {
+    return {"paper: every link at (q, w) = (sqrt(2)/2, 0, sqrt(2)/2, 0, 1, 0) ([CCLMO22 §5.3])"};
   }
   /// The preset "paper": every link at (qᵢ, ωᵢ) = (√2/2, 0, √2/2, 0, 1, 0) ([CCLMO22 §5.3]).
   static std::vector<double> initial(const Chain&, const std::string& preset) {

@@ -2,6 +2,7 @@
 // "source" header, a "type" and its "methods" gets the model's entry from a plugin, compiled once
 // into the user's cache with the command's own compiler and flags, then loaded from there.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,14 @@ struct PluginModel {
 /// method name, an unreadable source, "gpu" in a build without CUDA, a compile error (CompileError).
 const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
                             std::optional<bool> gpu, const std::string& path);
+
+/// The entry of the pendulum chain of n links, a length this build does not hold, for `methods`: a
+/// plugin of cli/models/pendulum_entry.hpp, compiled and cached as a user's model is (CPU only).
+const ModelInfo& chain_model(int n, const std::vector<std::string>& methods, const std::string& path);
+
+/// Run once before the first plugin is loaded. Plugins link against the command's code: a host that
+/// opened that code with RTLD_LOCAL (the Python module) makes it global here.
+std::function<void()>& before_first_plugin();
 
 /// The directory plugins are cached in: $LIEBATCH_CACHE_DIR, else $XDG_CACHE_HOME/liebatch, else
 /// ~/.cache/liebatch; with models/ under it.

@@ -2,9 +2,12 @@
 // user's header comes in by -include, the model's template as -DLB_USER_MODEL=Name (a checked
 // identifier), its methods as -DLB_USER_METHODS(X)=X(rkmk4)X(rkmk54) (checked names) and the
 // cache key as -DLB_USER_KEY; -DLB_USER_GPU where plugin_unit_gpu.cu is compiled beside it with
-// the model's kernels. No text of the user's is pasted into this file.
+// the model's kernels. No text of the user's is pasted into this file. A built-in entry compiled at
+// run time (a pendulum chain of a length the build lacks) comes as -DLB_USER_ENTRY=lb::cli::
+// PendulumEntry<N> instead, its header by -include, with its own name, presets and GPU note.
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "cli/models/plugin.hpp"
 #include "cli/models/user_entry.hpp"
@@ -20,15 +23,29 @@ template <class M> constexpr bool compiled_for() {
 #undef LB_USER_TAKES
 }
 
+/// The methods it was compiled for, "rkmk4, rkmk54".
+std::string method_list() {
+  std::string v;
+#define LB_USER_NAME(m) v += (v.empty() ? "" : ", ") + std::string(#m);
+  LB_USER_METHODS(LB_USER_NAME)
+#undef LB_USER_NAME
+  return v;
+}
+
+#ifdef LB_USER_ENTRY
+struct UserEntry : LB_USER_ENTRY {
+  template <class Method> static constexpr bool takes = compiled_for<Method>();
+  static std::string takes_note() {
+    return "this chain length was compiled at run time for " + method_list() +
+           " (add the method to the model's \"methods\" to compile it too)";
+  }
+};
+#else
 struct UserEntry : lb::cli::user::Entry<LB_USER_MODEL> {
   static constexpr const char* name = LB_USER_STR(LB_USER_MODEL);
   template <class Method> static constexpr bool takes = compiled_for<Method>();
   static std::string takes_note() {
-    std::string v;
-#define LB_USER_NAME(m) v += (v.empty() ? "" : ", ") + std::string(#m);
-    LB_USER_METHODS(LB_USER_NAME)
-#undef LB_USER_NAME
-    return "this user model was compiled for " + v + " (add the method to the model's \"methods\" to compile it too)";
+    return "this user model was compiled for " + method_list() + " (add the method to the model's \"methods\" to compile it too)";
   }
 #ifdef LB_USER_GPU
   static constexpr bool gpu = true;
@@ -51,6 +68,7 @@ struct UserEntry : lb::cli::user::Entry<LB_USER_MODEL> {
   }
 #endif
 };
+#endif
 
 }  // namespace
 
@@ -58,5 +76,10 @@ extern "C" __attribute__((visibility("default"))) void liebatch_user_model(lb::c
   out.key = LB_USER_KEY;
   std::string state;
   for (const auto& n : lb::state_names<UserEntry::model<double>>()) state += (state.empty() ? "" : ", ") + n;
-  out.info = lb::cli::info<UserEntry>("a user's model, compiled at run time", state, {});
+#ifdef LB_USER_ENTRY
+  const std::vector<std::string> presets = UserEntry::presets();
+#else
+  const std::vector<std::string> presets;  // a user's model has none
+#endif
+  out.info = lb::cli::info<UserEntry>("a user's model, compiled at run time", state, presets);
 }

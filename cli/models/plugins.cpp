@@ -309,7 +309,12 @@ std::map<std::string, PluginModel>& loaded() {
   return m;
 }
 
-const ModelInfo& load(const fs::path& object, const std::string& key, const std::string& path, const fs::path& source) {
+const ModelInfo& load(const fs::path& object, const std::string& key, const std::string& path, const std::string& summary) {
+  static const bool prepared = [] {
+    if (const auto& f = before_first_plugin()) f();
+    return true;
+  }();
+  (void)prepared;
   void* h = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) throw std::runtime_error(path + ": cannot load the compiled model '" + object.string() + "': " + dlerror());
   using Entry = void (*)(PluginModel&);
@@ -317,12 +322,17 @@ const ModelInfo& load(const fs::path& object, const std::string& key, const std:
   PluginModel m;
   if (f) f(m);
   if (!f || m.key != key) throw std::runtime_error(path + ": '" + object.string() + "' is not the plugin compiled for this model");
-  m.info.summary = "a user's model from " + source.string() + ", compiled at run time";
+  m.info.summary = summary;
   m.object = object.string();
   return loaded().try_emplace(object.string(), std::move(m)).first->second.info;  // never replaced: callers hold it
 }
 
 }  // namespace
+
+std::function<void()>& before_first_plugin() {
+  static std::function<void()> f;
+  return f;
+}
 
 std::string plugin_cache() {
   if (const char* d = std::getenv("LIEBATCH_CACHE_DIR"); d && *d) return (fs::path(d) / "models").string();
@@ -333,12 +343,28 @@ std::string plugin_cache() {
   return (fs::path(home) / ".cache" / "liebatch" / "models").string();
 }
 
-const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
-                            std::optional<bool> gpu, const std::string& path) {
+namespace {
+
+/// What a plugin is compiled from: a header that comes in by -include (the user's, or liebatch's
+/// own), the macro naming its entry, and how messages name it.
+struct PluginSource {
+  fs::path source;      ///< canonical
+  std::string text;     ///< the header's text (part of the key)
+  std::string type;     ///< the model in messages: the user's template ("Gyrostat"), or the entry
+  std::string entry;    ///< -DLB_USER_MODEL=Type or -DLB_USER_ENTRY=lb::cli::PendulumEntry<N>
+  std::string summary;  ///< the loaded entry's summary
+};
+
+/// The plugin of `u` for `methods` (with its GPU kernels where `gpu`; by default where this liebatch
+/// has a GPU path), from the cache or compiled into it. Errors name `path`.
+const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>& methods, std::optional<bool> gpu, const std::string& path,
+                          const CompileConfig& cc) {
   static std::mutex mutex;  // Python threads may make models at once
   std::lock_guard<std::mutex> lock(mutex);
-  if (type.size() > 200 || !cpp_name(type))
-    Node::fail(path + "/type", "'" + echo(type) + "' is not the name of a C++ class template (letters, digits, _ and ::)");
+  const fs::path& src = u.source;
+  const std::string& text = u.text;
+  const std::string& type = u.type;
+  std::error_code ec;
   if (methods.empty()) Node::fail(path + "/methods", "expected at least one method to compile the model for");
   std::string method_list, method_macro;
   for (std::size_t k = 0; k < methods.size(); ++k) {
@@ -349,12 +375,6 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     method_list += (k ? ", " : "") + methods[k];
     method_macro += "X(" + methods[k] + ")";
   }
-  std::error_code ec;
-  const fs::path src = fs::canonical(source, ec);
-  if (ec || !fs::is_regular_file(src)) Node::fail(path + "/source", "cannot read the model's source '" + echo(source) + "'");
-  const std::string text = read_text(src);
-
-  const CompileConfig cc = compile_config();
   if (gpu.value_or(false) && cc.cuda_compiler.empty())
     Node::fail(path + "/gpu", "this liebatch has no GPU path (built without CUDA), so a model's GPU kernels cannot be compiled");
   const bool kernels = gpu.value_or(!cc.cuda_compiler.empty());
@@ -373,7 +393,7 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     for (const auto& f : cc.cuda_flags) what += f + "\n";
     for (const auto& f : cc.cuda_link) what += f + "\n";
   }
-  what += type + "\n" + method_list + "\n" + src.string() + "\n" + text;
+  what += u.entry + "\n" + method_list + "\n" + src.string() + "\n" + text;
   const std::string key = hex(fnv(what)) + hex(fnv(what, 0x9e3779b97f4a7c15ull));
   const fs::path dir = plugin_cache();
   check_cache(dir);
@@ -381,7 +401,7 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   if (const auto it = loaded().find(cached.string()); !cached.empty() && it != loaded().end()) return it->second.info;
   if (!cached.empty()) {
     try {
-      return load(cached, key, path, src);
+      return load(cached, key, path, u.summary);
     } catch (const std::runtime_error&) {  // not loadable (a foreign or damaged object): rebuilt below
     }
   }
@@ -401,7 +421,7 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
       fs::remove_all(p, e);
     }
   } remove{tmp};
-  const std::vector<std::string> model{"-include", src.string(), "-DLB_USER_MODEL=" + type, "-DLB_USER_METHODS(X)=" + method_macro,
+  const std::vector<std::string> model{"-include", src.string(), u.entry, "-DLB_USER_METHODS(X)=" + method_macro,
                                        "-DLB_USER_KEY=\"" + key + "\""};
   std::vector<std::string> cpu{cc.compiler};
   cpu.insert(cpu.end(), cc.flags.begin(), cc.flags.end());
@@ -476,7 +496,33 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     const std::string name = e.path().filename().string();
     if (name.rfind(key + "-", 0) == 0 && e.path() != object && e.path() != named) fs::remove(e.path(), ec);
   }
-  return load(object, key, path, src);
+  return load(object, key, path, u.summary);
+}
+
+}  // namespace
+
+const ModelInfo& user_model(const std::string& source, const std::string& type, const std::vector<std::string>& methods,
+                            std::optional<bool> gpu, const std::string& path) {
+  if (type.size() > 200 || !cpp_name(type))
+    Node::fail(path + "/type", "'" + echo(type) + "' is not the name of a C++ class template (letters, digits, _ and ::)");
+  std::error_code ec;
+  const fs::path src = fs::canonical(source, ec);
+  if (ec || !fs::is_regular_file(src)) Node::fail(path + "/source", "cannot read the model's source '" + echo(source) + "'");
+  return compiled({src, read_text(src), type, "-DLB_USER_MODEL=" + type, "a user's model from " + src.string() + ", compiled at run time"},
+                  methods, gpu, path, compile_config());
+}
+
+const ModelInfo& chain_model(int n, const std::vector<std::string>& methods, const std::string& path) {
+  const CompileConfig cc = compile_config();
+  // The entry's header, beside the plugin's unit: the build's, or the installed one.
+  std::error_code ec;
+  const fs::path src = fs::canonical(fs::path(cc.unit).parent_path() / "pendulum_entry.hpp", ec);
+  if (ec)
+    throw std::runtime_error("pendulum_chain: cannot compile a chain at run time: '" + cc.unit + "' has no pendulum_entry.hpp beside it");
+  const std::string links = std::to_string(n);
+  return compiled({src, read_text(src), "pendulum_chain of " + links + " links", "-DLB_USER_ENTRY=lb::cli::PendulumEntry<" + links + ">",
+                   "N-fold spherical pendulum of " + links + " links, compiled at run time"},
+                  methods, false, path, cc);
 }
 
 }  // namespace lb::cli

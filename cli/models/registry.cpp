@@ -23,15 +23,9 @@ const std::vector<ModelInfo>& models() {
   return v;
 }
 
-/// A user's model: "source" (a header, relative to base_dir), "type" (its class template), the
-/// "methods" to compile it for (default rkmk4 and rkmk54) and "gpu" (its kernels too; by default
-/// where this liebatch has a GPU path).
-const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
-  if (model.has("name")) Node::fail(model.at("name"), "a model has a \"name\" (built in) or a \"source\" (yours), not both");
-  if (model.has("preset")) Node::fail(model.at("preset"), "a user's model has no presets");
-  std::filesystem::path source = model.string("source");
-  if (source.is_relative()) source = std::filesystem::path(base_dir) / source;
-  const std::string type = model.string("type");
+/// The model object's "methods", the methods to compile a model for at run time (rkmk4 and rkmk54
+/// where it has none); checked by the compile (cli/models/plugins.cpp).
+std::vector<std::string> methods_of(Node& model) {
   std::vector<std::string> methods{"rkmk4", "rkmk54"};
   if (model.has("methods")) {
     const auto& v = model.raw("methods");
@@ -42,6 +36,19 @@ const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
       methods.push_back(v[k].get<std::string>());
     }
   }
+  return methods;
+}
+
+/// A user's model: "source" (a header, relative to base_dir), "type" (its class template), the
+/// "methods" to compile it for and "gpu" (its kernels too; by default where this liebatch has a GPU
+/// path).
+const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
+  if (model.has("name")) Node::fail(model.at("name"), "a model has a \"name\" (built in) or a \"source\" (yours), not both");
+  if (model.has("preset")) Node::fail(model.at("preset"), "a user's model has no presets");
+  std::filesystem::path source = model.string("source");
+  if (source.is_relative()) source = std::filesystem::path(base_dir) / source;
+  const std::string type = model.string("type");
+  const std::vector<std::string> methods = methods_of(model);
   std::optional<bool> gpu;
   if (model.has("gpu")) gpu = model.boolean("gpu", false);
   return user_model(source.string(), type, methods, gpu, model.path());
@@ -64,7 +71,8 @@ std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir
   check_preset(*info, preset);
   std::optional<Node> params;
   if (model.has("parameters")) params.emplace(model.object("parameters"));
-  auto r = info->make(params ? &*params : nullptr, preset);
+  auto r = info->make_for ? info->make_for(params ? &*params : nullptr, preset, methods_of(model))
+                          : info->make(params ? &*params : nullptr, preset);
   model.finish();
   return r;
 }

@@ -16,6 +16,9 @@ struct ModelInfo {
   std::vector<std::string> presets;     ///< "name: what it sets"
   /// Builds the runner from the preset (may be empty) and the "parameters" object (may be null).
   std::function<std::unique_ptr<ModelRunner>(Node* params, const std::string& preset)> make;
+  /// Instead, for an entry that compiles some of its forms at run time (pendulum_chain: a length
+  /// this build lacks), with the model object's "methods" to compile them for.
+  std::function<std::unique_ptr<ModelRunner>(Node* params, const std::string& preset, const std::vector<std::string>& methods)> make_for;
 };
 
 void add_rigid_body_models(std::vector<ModelInfo>& v);

@@ -342,7 +342,6 @@ class Model:
 
     def __init__(self, name, preset=None, sampler=None, **parameters):
         if isinstance(name, Source):
-            _liebatch.enable_plugins()
             self.spec = {"source": name.path, "type": name.type, "methods": name.methods}
             if name.gpu is not None:
                 self.spec["gpu"] = name.gpu
