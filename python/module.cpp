@@ -424,8 +424,9 @@ PYBIND11_MODULE(_liebatch, m) {
   // the first plugin is loaded (and only then: its libraries join the global scope with it).
   lb::cli::before_first_plugin() = [] {
     Dl_info self;
-    if (dladdr(reinterpret_cast<void*>(&solve), &self) == 0 || !self.dli_fname ||
-        dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) == nullptr)
+    if (dladdr(reinterpret_cast<void*>(&solve), &self) == 0 || !self.dli_fname)
+      throw std::runtime_error("user models: cannot make the module's code global: dladdr does not find its file");
+    if (dlopen(self.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) == nullptr)
       throw std::runtime_error(std::string("user models: cannot make the module's code global: ") + dlerror());
   };
   m.def(

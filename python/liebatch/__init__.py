@@ -340,13 +340,17 @@ template <class T> struct {name} {{
 class Model:
     """A model of the command line with its parameters: fixed, swept or drawn per member."""
 
-    def __init__(self, name, preset=None, sampler=None, **parameters):
+    def __init__(self, name, preset=None, sampler=None, methods=None, **parameters):
         if isinstance(name, Source):
+            if methods is not None:
+                raise TypeError("methods: a user's model was compiled for its own (lb.compile_model(methods=...))")
             self.spec = {"source": name.path, "type": name.type, "methods": name.methods}
             if name.gpu is not None:
                 self.spec["gpu"] = name.gpu
         else:
             self.spec = {"name": name}
+            if methods is not None:  # a pendulum chain of a length this build lacks is compiled for them
+                self.spec["methods"] = list(methods)
         if preset is not None:
             self.spec["preset"] = preset
         if parameters:
@@ -403,11 +407,12 @@ class Model:
         return f"liebatch.Model({json.dumps(self.spec)})"
 
 
-def model(name, preset=None, sampler=None, **parameters):
+def model(name, preset=None, sampler=None, methods=None, **parameters):
     """A model by name (lb.models()) or a user's (an lb.Source, from lb.compile_model), with a preset and parameters; a parameter may be a sweep (an
     array, lb.linspace, ...) or a distribution (lb.normal, ...), drawn by `sampler` ({"kind": "box" |
-    "sobol", "seed": n})."""
-    return Model(name, preset=preset, sampler=sampler, **parameters)
+    "sobol", "seed": n}). `methods`: for a pendulum_chain of a length this build does not hold, the
+    methods to compile it for, once (default rkmk4 and rkmk54)."""
+    return Model(name, preset=preset, sampler=sampler, methods=methods, **parameters)
 
 
 def _sampler(s):

@@ -3,6 +3,7 @@ perturbation by the group action, energy levels."""
 import subprocess
 
 import numpy as np
+import pytest
 
 import liebatch as lb
 from conftest import EXE
@@ -44,6 +45,20 @@ def test_energy_levels_are_reached_where_the_potential_allows():
     assert np.allclose(r.samples.obs[0, energy], 40.0, atol=1e-12, rtol=0)
     _, reachable = chain.on_energy_level(chain.initial, -1e3)  # below the potential's minimum
     assert not reachable
+
+
+def test_a_chain_length_the_build_lacks_is_compiled_for_the_methods_asked():
+    # 20 links for rkmk54: the plugin example.cli.chain20 compiled into the build's cache (the
+    # fixture example_outputs), loaded here; a run of the chain20 example's first steps.
+    chain = lb.model("pendulum_chain", preset="paper", methods=["rkmk54"], N=20, total_length=5)
+    assert chain.dim == 120 and chain.initial.shape == (120,)
+    r = lb.solve(chain, chain.initial, t=(0, 0.01), method="rkmk54", atol=1e-6, rtol=1e-6, samples=2)
+    assert r.final.status_names() == ["ok"]
+    assert np.allclose(np.linalg.norm(r.final.y[0:3, 0]), 1, atol=1e-12, rtol=0)
+    with pytest.raises(ValueError, match='compiled at run time for rkmk54'):
+        lb.solve(chain, chain.initial, t=(0, 0.01), method="cf4", h=1e-3)
+    with pytest.raises(TypeError, match="methods"):
+        lb.model(lb.Source("x.hpp", "X", ["rkmk4"], None), methods=["rkmk4"])
 
 
 def test_statistics_agree_with_numpy_over_the_members_that_ended_ok():
