@@ -42,7 +42,7 @@ template <int N> struct PendulumEntry {
   /// N is read by the registry (a structural parameter: one compiled chain each) and consumed here.
   static void check(Node* p) {
     if (!p) return;
-    p->integer("N", 1, 1000);
+    p->integer("N", 1, 64);
     if (p->has("total_length") && p->has("lengths")) Node::fail(p->at("total_length"), "give either 'lengths' or 'total_length', not both");
   }
   static std::vector<std::string> presets() {
