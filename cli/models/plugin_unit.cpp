@@ -61,7 +61,8 @@ struct UserEntry : lb::cli::user::Entry<LB_USER_MODEL> {
   static constexpr bool gpu = false;
   static std::string gpu_note() {
 #ifdef LIEBATCH_CLI_GPU
-    return "compiled without its GPU kernels (\"gpu\": false in the model object)";
+    return "compiled without its GPU kernels (\"gpu\": false in the model object; a build whose kernels are only checked leaves them out "
+           "unless it is true)";
 #else
     return "this liebatch has no GPU path (built without CUDA), so neither has a user's model";
 #endif

@@ -42,10 +42,12 @@ namespace fs = std::filesystem;
 
 /// How the command compiles a plugin: written by CMake into the build (cmake/plugin_config.txt.in),
 /// one "key value" a line: the compiler, its id, the unit and each flag; in a build with a GPU
-/// path, nvcc, its flags and how to link the CUDA runtime (the GPU unit lies beside the unit).
+/// path, nvcc, its flags and how to link the CUDA runtime (the GPU unit lies beside the unit), and
+/// whether a model gets kernels unless it says (not where they only check: LIEBATCH_CUDA_CHECK_ONLY).
 struct CompileConfig {
   std::string compiler, compiler_id, unit, cuda_compiler;
   std::vector<std::string> flags, cuda_flags, cuda_link;
+  bool cuda_by_default = true;
 };
 
 std::string read_text(const fs::path& p) {
@@ -91,6 +93,7 @@ CompileConfig compile_config() {
     else if (k == "cuda_compiler") c.cuda_compiler = v;
     else if (k == "cuda_flag" && !v.empty()) c.cuda_flags.push_back(v);
     else if (k == "cuda_link" && !v.empty()) c.cuda_link.push_back(v);
+    else if (k == "cuda_by_default") c.cuda_by_default = v != "off";
   }
   if (const char* cxx = std::getenv("LIEBATCH_CXX"); cxx && *cxx) c.compiler = cxx;
   if (c.compiler.find('/') == std::string::npos && std::getenv("PATH")) {  // a name: its file on PATH
@@ -356,7 +359,7 @@ struct PluginSource {
 };
 
 /// The plugin of `u` for `methods` (with its GPU kernels where `gpu`; by default where this liebatch
-/// has a GPU path), from the cache or compiled into it. Errors name `path`.
+/// has a GPU path that can run), from the cache or compiled into it. Errors name `path`.
 const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>& methods, std::optional<bool> gpu, const std::string& path,
                           const CompileConfig& cc) {
   static std::mutex mutex;  // Python threads may make models at once
@@ -377,7 +380,7 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   }
   if (gpu.value_or(false) && cc.cuda_compiler.empty())
     Node::fail(path + "/gpu", "this liebatch has no GPU path (built without CUDA), so a model's GPU kernels cannot be compiled");
-  const bool kernels = gpu.value_or(!cc.cuda_compiler.empty());
+  const bool kernels = gpu.value_or(!cc.cuda_compiler.empty() && cc.cuda_by_default);
   // The key: everything that makes the object differ. The files it includes are checked by the
   // manifest instead (their list is known once compiled).
   std::string what =

@@ -251,13 +251,16 @@ def test_a_user_model_has_gpu_kernels_where_this_liebatch_has_a_gpu_path(cli):
         m = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4"]))
         assert "no GPU path" in m._m.gpu_missing("rkmk4")
         return
-    src = lb.compile_model(path=path, type=template, methods=["rkmk4", "rkmk54"])  # kernels by default
+    src = lb.compile_model(path=path, type=template, methods=["rkmk4", "rkmk54"], gpu=True)
     m = lb.model(src, **parameters)
     assert m._m.gpu_missing("rkmk4") == "" and m._m.gpu_missing("rkmk54") == ""
     assert "compiled for rkmk4, rkmk54" in m._m.gpu_missing("cf4")  # its own methods, not the build's
-    cpu_only = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4"], gpu=False))
+    # The CPU plugin of test_a_user_header_gives_the_built_in_models_numbers, from the cache.
+    cpu_only = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4", "rkmk54"], gpu=False))
     assert '"gpu": false' in cpu_only._m.gpu_missing("rkmk4")
     why = lb.gpu_unavailable()
+    by_default = lb.model(lb.compile_model(path=path, type=template, methods=["rkmk4", "rkmk54"]))._m.gpu_missing("rkmk4")
+    assert by_default == ("" if "LIEBATCH_CUDA_CHECK_ONLY" not in why else cpu_only._m.gpu_missing("rkmk4"))  # kernels by default where they can run
     if why:  # kernels compiled, no device to run them: a run says so, and not that they are missing
         with pytest.raises(RuntimeError, match="device 'gpu' requested but unusable: " + re.escape(why)):
             lb.run_config(config(user_spec(header, template, parameters, gpu=True), state, "rkmk4"), device="gpu")
