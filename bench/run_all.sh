@@ -14,7 +14,7 @@ if command -v nvcc > /dev/null 2>&1 || [[ -x /usr/local/cuda/bin/nvcc ]]; then
   cuda=ON
 fi
 if [[ ${LIEBATCH_BENCH_PREBUILT:-0} != 1 ]]; then
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIEBATCH_BENCH=ON -DLIEBATCH_CUDA=$cuda -DCMAKE_CUDA_ARCHITECTURES=90 > /dev/null
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DLIEBATCH_BENCH=ON -DLIEBATCH_BENCH_OPTIMIZE= -DLIEBATCH_CUDA=$cuda -DCMAKE_CUDA_ARCHITECTURES=90 > /dev/null
   cmake --build "$build" -j"$(nproc)" --target bench_flop_count bench_cpu_throughput bench_pendulum_scaling \
     bench_lie_vs_classical bench_lorenz_cpu bench_pack_step bench_engine_packs bench_symplectic_cost bench_constrained_cost $( [[ $cuda == ON ]] && echo bench_throughput bench_lorenz ) > /dev/null
 fi

@@ -15,6 +15,7 @@ pkgs=(
   libxsimd-dev xtl-dev   # SIMD packs of members on the CPU (Debian's xsimd links xtl)
   gnuplot-nox            # PNG plots
   clang-format           # the house style of changed lines (scripts/check-format.sh, CI)
+  libopenmpi-dev openmpi-bin  # jobs of ranks under mpirun (LIEBATCH_MPI, docs/cluster.md)
   # The Python module (LIEBATCH_PYTHON) and its tests, for Debian's /usr/bin/python3
   pybind11-dev python3-dev python3-numpy python3-h5py python3-pytest
   python3-sympy python3-matplotlib

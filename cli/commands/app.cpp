@@ -13,7 +13,28 @@
 
 namespace lb::cli {
 
-int cli_main(int argc, const char* const* argv) {
+int report(const std::exception_ptr& e, const std::string& prefix) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Checkpointed& x) {
+    std::cerr << prefix << x.what() << "\n";
+    return checkpointed;
+  } catch (const ConfigError& x) {
+    std::cerr << prefix << x.what() << "\n";
+    return bad_input;
+  } catch (const IoError& x) {
+    std::cerr << prefix << x.what() << "\n";
+    return io_error;
+  } catch (const std::exception& x) {
+    std::cerr << prefix << x.what() << "\n";
+    return runtime_error;
+  } catch (...) {
+    std::cerr << prefix << "an unknown error\n";
+    return runtime_error;
+  }
+}
+
+int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
   // instead of the signal killing the process with its temporary files in place.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -85,24 +106,18 @@ int cli_main(int argc, const char* const* argv) {
     return bad_input;
   }
   try {
+    if (ranked)
+      for (const auto& [sub, name] :
+           {std::pair<CLI::App*, const char*>{run, "run"}, {poincare, "poincare"}, {converge, "converge"}, {validate, "validate"}})
+        if (*sub) return ranked(o, name);
     if (*run) return run_command(o);
     if (*poincare) return poincare_command(o);
     if (*converge) return converge_command(o);
     if (*validate) return validate_command(o);
     if (*merge) return merge_command(parts, o);
     return list_command(what, user);
-  } catch (const Checkpointed& e) {
-    std::cerr << "liebatch: " << e.what() << "\n";
-    return checkpointed;
-  } catch (const ConfigError& e) {
-    std::cerr << "liebatch: " << e.what() << "\n";
-    return bad_input;
-  } catch (const IoError& e) {
-    std::cerr << "liebatch: " << e.what() << "\n";
-    return io_error;
-  } catch (const std::exception& e) {
-    std::cerr << "liebatch: " << e.what() << "\n";
-    return runtime_error;
+  } catch (...) {
+    return report(std::current_exception());
   }
 }
 

@@ -2,6 +2,7 @@
 // ConfigError (exit 2), IoError (exit 3) or other exceptions (exit 4) and reported by main.
 #pragma once
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -40,16 +41,26 @@ struct Options {
   std::function<void(double)> progress;
 };
 
-/// The whole command line: parses argv, runs the subcommand, reports errors; returns the exit status.
-int cli_main(int argc, const char* const* argv);
+/// A subcommand run by a job of several processes (cli/ranks/ranks.hpp): set by the `liebatch`
+/// program where an MPI launcher started it; cli_main hands it run, poincare, validate and converge.
+using RankedCommand = std::function<int(const Options&, const std::string& command)>;
+
+/// The whole command line: parses argv, runs the subcommand (through `ranked` where set), reports
+/// errors; returns the exit status.
+int cli_main(int argc, const char* const* argv, const RankedCommand& ranked = {});
+
+/// Reports the error `e` a command threw on stderr, after `prefix`, and returns its exit status:
+/// Checkpointed 5, ConfigError 2, IoError 3, anything else 4.
+int report(const std::exception_ptr& e, const std::string& prefix = "liebatch: ");
 
 int run_command(const Options& o);       ///< liebatch run
 int poincare_command(const Options& o);  ///< liebatch poincare
 int converge_command(const Options& o);  ///< liebatch converge
 int validate_command(const Options& o);  ///< liebatch validate
 /// `liebatch merge PART.h5 ... -o ALL.h5`: slices of one run (--members) joined into the whole run's
-/// output (o.output, o.force, o.quiet, o.command_line).
-int merge_command(const std::vector<std::string>& parts, const Options& o);
+/// output (o.output, o.force, o.quiet, o.command_line); its attribute merged_from lists the parts,
+/// or says `origin` where given (a job of ranks, whose parts are gone once merged).
+int merge_command(const std::vector<std::string>& parts, const Options& o, const std::string& origin = "");
 /// `liebatch list models --source header --type T [--methods ...]`: a user's model.
 struct UserModelArgs {
   std::string source, type;

@@ -218,7 +218,7 @@ template <class T> void join(Sink& w, const std::vector<Part>& parts, const std:
 
 }  // namespace
 
-int merge_command(const std::vector<std::string>& paths, const Options& o) {
+int merge_command(const std::vector<std::string>& paths, const Options& o, const std::string& origin) {
   if (paths.empty()) throw ConfigError("merge: no parts given");
   if (o.output.empty()) throw ConfigError("merge: -o: give the merged file's name");
   if (const std::string why = sink_format_error(o.output); !why.empty()) throw ConfigError(why);
@@ -324,7 +324,7 @@ int merge_command(const std::vector<std::string>& paths, const Options& o) {
   w.attr("members_begin", 0.0);
   w.attr("members_end", double(total));
   w.attr("members_total", double(total));
-  w.attr("merged_from", listing);
+  w.attr("merged_from", origin.empty() ? listing : origin);
   for (const auto& [name, s] : sets) {
     if (s.shape == Dataset::names) {
       w.write(name, read_names(first.file, name));

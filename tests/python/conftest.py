@@ -42,3 +42,14 @@ def assert_same(a, b, skip=()):
             continue
         assert x.shape == y.shape and x.dtype == y.dtype, (k, x.shape, y.shape, x.dtype, y.dtype)
         assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), k
+
+
+def lossy_section(count, t1=20):
+    """A heavy top ensemble of `count` members with a Poincaré section that keeps 2 hits per member
+    and chunk: hits beyond max_hits are lost and counted, in every chunk (slices, jobs of ranks and
+    checkpoints must keep every record and count)."""
+    return {"model": {"name": "heavy_top", "parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}},
+            "method": "rkmk54", "time": {"t0": 0, "t1": t1}, "step": {"adaptive": True, "atol": 1e-9, "rtol": 1e-9},
+            "initial": {"state": [1, 0, 0, 0, 0, 1], "ensemble": {"count": count, "scale": 0.3, "seed": 5}},
+            "outputs": {"samples": 3},
+            "section": {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up", "max_hits": 2}}

@@ -12,7 +12,7 @@ import zlib
 import pytest
 
 import liebatch as lb
-from conftest import EXE, assert_same
+from conftest import EXE, assert_same, lossy_section
 
 N = 240
 BATCH = 64  # four batches, the last one short
@@ -26,16 +26,7 @@ def top(adaptive, samples=5, t1=20):
             "outputs": {"samples": samples}}
 
 
-def section():
-    """Section hits beyond max_hits (lost, counted) in every chunk."""
-    return {"model": {"name": "heavy_top", "parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}},
-            "method": "rkmk54", "time": {"t0": 0, "t1": 300}, "step": {"adaptive": True, "atol": 1e-9, "rtol": 1e-9},
-            "initial": {"state": [1, 0, 0, 0, 0, 1], "ensemble": {"count": N, "scale": 0.3, "seed": 5}},
-            "outputs": {"samples": 3},
-            "section": {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up", "max_hits": 2}}
-
-
-CASES = [("run", top(False)), ("run", top(True)), ("poincare", section())]
+CASES = [("run", top(False)), ("run", top(True)), ("poincare", lossy_section(N, t1=300))]
 IDS = ["fixed", "adaptive", "poincare"]
 
 
@@ -152,7 +143,7 @@ def test_sigusr1_checkpoints_and_goes_on(tmp_path):
 
 
 def test_a_kill_between_the_files_and_the_manifest_resumes_from_the_previous_generation(tmp_path):
-    whole, _ = whole_run(tmp_path, "poincare", section())
+    whole, _ = whole_run(tmp_path, "poincare", lossy_section(N, t1=300))
     out = tmp_path / "out.h5"
     env = dict(os.environ, LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME="3")
     p = liebatch(*args("poincare", tmp_path / "cfg.json", out, "--checkpoint-every", 0.01), env=env)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import liebatch as lb
-from conftest import EXE, assert_same
+from conftest import EXE, assert_same, lossy_section
 
 N = 20
 # Slices of unequal size whose edges fall inside the whole run's batches (--batch 6), and out of order.
@@ -24,15 +24,6 @@ def top(method, samples=3):
     step = {"adaptive": True, "atol": 1e-8, "rtol": 1e-8} if method == "rkmk54" else {"h": 0.01}
     return {"model": {"name": "heavy_top", "preset": "bruls_cardona", "parameters": {"mass": {"linspace": [1, 2, N]}}},
             "method": method, "time": {"t0": 0, "t1": 1}, "step": step, "outputs": {"samples": samples}}
-
-
-def poincare():
-    """A section with 2 hits kept per member and chunk: hits beyond max_hits are lost and counted."""
-    return {"model": {"name": "heavy_top", "parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}},
-            "method": "rkmk54", "time": {"t0": 0, "t1": 20}, "step": {"adaptive": True, "atol": 1e-9, "rtol": 1e-9},
-            "initial": {"state": [1, 0, 0, 0, 0, 1], "ensemble": {"count": N, "scale": 0.3, "seed": 5}},
-            "outputs": {"samples": 3},
-            "section": {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up", "max_hits": 2}}
 
 
 def liebatch(*args, cwd=None):
@@ -55,7 +46,7 @@ def run_parts(tmp_path, cfg, command, slices=SLICES, extra=()):
 
 
 @pytest.mark.parametrize("command,cfg", [("run", top("rkmk4")), ("run", top("rkmk54")), ("run", top("rkmk4", samples=0)),
-                                         ("poincare", poincare())], ids=["fixed", "adaptive", "final only", "poincare"])
+                                         ("poincare", lossy_section(N))], ids=["fixed", "adaptive", "final only", "poincare"])
 def test_merged_slices_equal_the_whole_run(tmp_path, command, cfg):
     whole, parts = run_parts(tmp_path, cfg, command)
     one = lb.load(parts[1])

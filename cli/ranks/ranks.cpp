@@ -1,0 +1,173 @@
+// A job of several processes (ranks.hpp). run and poincare: rank 0 reads and checks the config
+// (its verdict, broadcast, is the job's: a bad config is one message and one exit status); the
+// members are cut into blocks, dealt to the ranks in turn, and each block runs as the slice
+// `--members A:B` of the config into a part file; rank 0 then joins the parts with `merge`, which
+// checks that they cover every member once, into the output. Results do not depend on how members
+// are batched, so the output equals the single process's, bitwise (tests/python/test_mpi.py).
+#include "cli/ranks/ranks.hpp"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "cli/commands/command.hpp"
+#include "cli/config/config_node.hpp"
+
+namespace lb::cli {
+namespace fs = std::filesystem;
+
+bool under_launcher() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+MpiJob::MpiJob(int& argc, char**& argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiJob::~MpiJob() { MPI_Finalize(); }
+
+namespace {
+
+/// Members per block: at most a batch, at least 16, and about 8 blocks per rank, so that members
+/// whose cost differs by where they lie in the config (a chaotic region of a grid) spread evenly.
+std::size_t block_size(std::size_t n, int ranks, std::size_t batch) {
+  const std::size_t even = (n + 8 * std::size_t(ranks) - 1) / (8 * std::size_t(ranks));
+  return std::max<std::size_t>(1, std::min(batch, std::max<std::size_t>(16, even)));
+}
+
+/// CPU threads of each rank: --threads, or this node's cores shared by its ranks.
+int threads_per_rank(const Options& o) {
+  if (o.threads > 0) return o.threads;
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  return std::max(1, int(std::max(1u, std::thread::hardware_concurrency())) / local);
+}
+
+/// A new directory beside the output for the parts, hidden, named by rank 0's process id.
+fs::path parts_dir(const std::string& out) {
+  const fs::path parent = fs::absolute(out).parent_path();
+  for (int k = 0;; ++k) {
+    const fs::path d = parent / (".liebatch-parts-" + std::to_string(::getpid()) + (k ? "-" + std::to_string(k) : ""));
+    std::error_code ec;
+    if (fs::create_directory(d, ec)) return d;
+    if (ec || k == 100) throw IoError("cannot create a directory for the ranks' parts beside '" + echo(out) + "': " + ec.message());
+  }
+}
+
+void bcast(std::string& s, int rank) {
+  std::uint64_t n = s.size();
+  MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (rank != 0) s.resize(n);
+  MPI_Bcast(s.data(), int(n), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+int MpiJob::operator()(const Options& o, const std::string& command) {
+  const Command c = command == "run"        ? Command::run
+                    : command == "poincare" ? Command::poincare
+                    : command == "converge" ? Command::converge
+                                            : Command::validate;
+  if (c == Command::converge || c == Command::validate) {  // on rank 0; the others wait for its status
+    int status = ok;
+    if (rank_ == 0) try {
+        if (size_ > 1 && !o.quiet) std::cout << command << ": on rank 0 alone (the other " << size_ - 1 << " ranks wait)\n";
+        status = c == Command::converge ? converge_command(o) : validate_command(o);
+      } catch (...) {
+        status = report(std::current_exception());
+      }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status;
+  }
+  // Rank 0's verdict on the config, and what the ranks need of it.
+  std::exception_ptr error;
+  std::uint64_t plan[3] = {0, 0, 0};  // first member, members, members per block
+  bool plot = false;
+  if (rank_ == 0) try {
+      if (!o.members.empty())
+        throw ConfigError("--members: a job of " + std::to_string(size_) +
+                          " ranks shares the members out itself; slices are for single processes (`liebatch merge` joins them)");
+      if (o.checkpoint_every > 0 || o.resume || o.restart)
+        throw ConfigError(std::string(o.resume    ? "--resume"
+                                      : o.restart ? "--restart"
+                                                  : "--checkpoint-every") +
+                          ": checkpoints are taken by a single process; a job of ranks does not take them yet");
+      const Study st = load(o, c);
+      plan[0] = st.members.begin;
+      plan[1] = st.members.count();
+      plan[2] = block_size(plan[1], size_, batch_size(st, std::size_t(o.batch), false));
+      plot = st.plot && o.plot;
+    } catch (...) {
+      error = std::current_exception();
+    }
+  int verdict = error ? report(error) : ok;
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (verdict != ok) return verdict;
+
+  // From here an error on any rank ends the job: the others may be waiting for it.
+  fs::path dir;
+  try {
+    MPI_Bcast(plan, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    const std::size_t first = plan[0], n = plan[1], b = plan[2], blocks = (n + b - 1) / b;
+    std::string dir_name;
+    if (rank_ == 0) dir = parts_dir(output_path(o)), dir_name = dir.string();
+    bcast(dir_name, rank_);
+    Options block = o;
+    block.quiet = true;
+    block.plot = false;
+    block.progress = nullptr;
+    block.threads = threads_per_rank(o);
+    int none_finished = 1;  // in every block of this rank
+    for (std::size_t k = std::size_t(rank_); k < blocks; k += std::size_t(size_)) {
+      const std::size_t a = first + k * b;
+      block.members = std::to_string(a) + ":" + std::to_string(std::min(a + b, first + n));
+      block.output = (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string();
+      if ((c == Command::run ? run_command(block) : poincare_command(block)) != check_failed) none_finished = 0;
+    }
+    int all_none = 0;
+    MPI_Allreduce(&none_finished, &all_none, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank_ == 0) {
+      std::vector<std::string> parts;
+      for (std::size_t k = 0; k < blocks; ++k) parts.push_back((dir / ("part-" + std::to_string(k) + ".h5")).string());
+      Options join = o;
+      join.output = output_path(o);
+      join.quiet = true;
+      merge_command(parts, join,
+                    "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
+                        " members, block k on rank k mod " + std::to_string(size_));
+      fs::remove_all(dir);
+      if (!o.quiet)
+        std::cout << command << ": " << n << " members in " << blocks << " blocks of " << b << " over " << size_ << " ranks ("
+                  << block.threads << (block.threads == 1 ? " thread" : " threads") << " each)\n  output: " << join.output << "\n"
+                  << (plot ? "  plot: not drawn by a job of ranks (`liebatch` without mpirun draws it)\n" : "");
+      if (all_none) std::cerr << "liebatch: no member finished; the output records each member's status\n";
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return all_none ? check_failed : ok;
+  } catch (...) {
+    const int status = report(std::current_exception(), "liebatch: rank " + std::to_string(rank_) + ": ");
+    if (!dir.empty()) {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+    MPI_Abort(MPI_COMM_WORLD, status);
+    return status;
+  }
+}
+
+}  // namespace lb::cli

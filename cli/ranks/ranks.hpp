@@ -1,0 +1,33 @@
+// A job of several processes started by an MPI launcher (mpirun, srun): the `liebatch` program
+// built with MPI (LIEBATCH_MPI) makes one where a launcher started it, and hands it the commands
+// that run members; everywhere else nothing here runs and MPI is never initialised
+// (docs/cluster.md).
+#pragma once
+#include <string>
+
+#include "cli/commands/commands.hpp"
+
+namespace lb::cli {
+
+/// True where an MPI launcher started this process: OMPI_COMM_WORLD_SIZE (Open MPI), PMI_SIZE
+/// (Slurm's PMI, MPICH) or PMIX_RANK (PMIx) is set.
+bool under_launcher();
+
+/// MPI for the life of the object (MPI_Init, MPI_Finalize), and the commands over its ranks.
+class MpiJob {
+ public:
+  MpiJob(int& argc, char**& argv);
+  ~MpiJob();
+  MpiJob(const MpiJob&) = delete;
+  MpiJob& operator=(const MpiJob&) = delete;
+  /// `command` over the job: run and poincare in blocks of members dealt to the ranks in turn
+  /// (block-cyclic), each block written as a slice and the slices merged by rank 0 into the
+  /// output; validate and converge on rank 0 alone. The exit status, the same on every rank; an
+  /// error on a rank after the config was accepted ends the job (MPI_Abort) with its status.
+  int operator()(const Options& o, const std::string& command);
+
+ private:
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace lb::cli
