@@ -127,6 +127,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     std::string dir_name;
     if (rank_ == 0) dir = parts_dir(output_path(o)), dir_name = dir.string();
     bcast(dir_name, rank_);
+    const auto part = [&](std::size_t k) { return (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string(); };
     Options block = o;
     block.quiet = true;
     block.plot = false;
@@ -136,14 +137,14 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     for (std::size_t k = std::size_t(rank_); k < blocks; k += std::size_t(size_)) {
       const std::size_t a = first + k * b;
       block.members = std::to_string(a) + ":" + std::to_string(std::min(a + b, first + n));
-      block.output = (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string();
+      block.output = part(k);
       if ((c == Command::run ? run_command(block) : poincare_command(block)) != check_failed) none_finished = 0;
     }
     int all_none = 0;
     MPI_Allreduce(&none_finished, &all_none, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank_ == 0) {
       std::vector<std::string> parts;
-      for (std::size_t k = 0; k < blocks; ++k) parts.push_back((dir / ("part-" + std::to_string(k) + ".h5")).string());
+      for (std::size_t k = 0; k < blocks; ++k) parts.push_back(part(k));
       Options join = o;
       join.output = output_path(o);
       join.quiet = true;

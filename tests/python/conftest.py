@@ -44,6 +44,16 @@ def assert_same(a, b, skip=()):
         assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), k
 
 
+def assert_same_run(a_path, b_path, aside=("created", "command_line")):
+    """Outputs a and b (files) hold the same run: every array bitwise (assert_same), and every
+    attribute, but the root's that say how the output was made (`aside`)."""
+    a, b = lb.load(a_path), lb.load(b_path)
+    assert_same(a, b)
+    for where, attrs in a.attrs.items():
+        skip = aside if where == "" else ()
+        assert {k: v for k, v in attrs.items() if k not in skip} == {k: v for k, v in b.attrs[where].items() if k not in skip}, where
+
+
 def lossy_section(count, t1=20):
     """A heavy top ensemble of `count` members with a Poincaré section that keeps 2 hits per member
     and chunk: hits beyond max_hits are lost and counted, in every chunk (slices, jobs of ranks and

@@ -11,8 +11,7 @@ import zlib
 
 import pytest
 
-import liebatch as lb
-from conftest import EXE, assert_same, lossy_section
+from conftest import EXE, assert_same_run, lossy_section
 
 N = 240
 BATCH = 64  # four batches, the last one short
@@ -46,15 +45,6 @@ def whole_run(tmp_path, command, cfg):
     p = liebatch(*args(command, tmp_path / "cfg.json", whole))
     assert p.returncode == 0, p.stderr
     return whole, time.monotonic() - t
-
-
-def assert_same_run(a_path, b_path):
-    a, b = lb.load(a_path), lb.load(b_path)
-    assert_same(a, b)
-    for where, attrs in a.attrs.items():
-        other = b.attrs[where]
-        aside = ("created", "command_line") if where == "" else ()
-        assert {k: v for k, v in attrs.items() if k not in aside} == {k: v for k, v in other.items() if k not in aside}, where
 
 
 def generation(out):
