@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands/commands.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/outputs/sink.hpp"
@@ -49,6 +51,13 @@ inline constexpr double checkpoint_batch_bytes = 1 << 27;
 /// Members per batch of a run that takes checkpoints: batch_size, and within checkpoint_batch_bytes
 /// unless asked for (`requested`) or on the GPU, which needs 2^18 members to fill it.
 std::size_t checkpoint_batch_size(const Study& st, std::size_t requested);
+
+/// What must be the same for a run or poincare to go on from a checkpoint: every input of its
+/// results (the config, members, precision, device, SIMD packs, pauses, liebatch's version).
+nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu);
+
+/// Whether any member of the output `path` of a run or poincare finished (final/status `ok`).
+bool any_member_finished(const std::string& path);
 
 /// "9998 ok, 2 nonfinite" (names from LB_STATUSES), from the statuses or from their counts (the
 /// last: codes outside the list).

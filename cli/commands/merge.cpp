@@ -218,6 +218,18 @@ template <class T> void join(Sink& w, const std::vector<Part>& parts, const std:
 
 }  // namespace
 
+bool any_member_finished(const std::string& path) {
+  h5_setup();
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Handle d(f < 0 ? -1 : H5Dopen2(f, "final/status", H5P_DEFAULT), H5Dclose);
+  Handle sp(d < 0 ? -1 : H5Dget_space(d), H5Sclose);
+  if (sp < 0 || H5Sget_simple_extent_ndims(sp) != 1) throw IoError("cannot read final/status of '" + echo(path) + "'");
+  hsize_t n = 0;
+  H5Sget_simple_extent_dims(sp, &n, nullptr);
+  const auto status = read_block<std::uint8_t>(f, "final/status", H5T_NATIVE_UINT8, false, 0, n);
+  return std::find(status.begin(), status.end(), std::uint8_t(Status::ok)) != status.end();
+}
+
 int merge_command(const std::vector<std::string>& paths, const Options& o, const std::string& origin) {
   if (paths.empty()) throw ConfigError("merge: no parts given");
   if (o.output.empty()) throw ConfigError("merge: -o: give the merged file's name");

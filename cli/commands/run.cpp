@@ -118,8 +118,9 @@ struct Tally {
   }
 };
 
-/// What must be the same for a run to go on from a checkpoint: every input of its results.
-nlohmann::json identity(const Study& st, bool poincare, bool gpu) {
+}  // namespace
+
+nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu) {
   return {{"liebatch", std::string(LIEBATCH_VERSION) + " (commit " + source_commit() + ")"},
           {"command", poincare ? "poincare" : "run"},
           {"config", st.config},
@@ -130,6 +131,8 @@ nlohmann::json identity(const Study& st, bool poincare, bool gpu) {
           {"pauses", st.run.pauses},
           {"samples_per_chunk", st.run.samples_per_chunk}};
 }
+
+namespace {
 
 int ensemble_command(const Options& opt, Command c) {
   const bool poincare = c == Command::poincare;
@@ -147,7 +150,7 @@ int ensemble_command(const Options& opt, Command c) {
     if (st.run.section.kind == SectionSpec::none) st.run.samples_per_chunk = 1;
     st.run.pauses = short_pauses(st.run);
     const std::string path = output_path(opt);
-    ck = std::make_unique<Checkpoint>(path, identity(st, poincare, where.gpu), opt.resume, opt.restart, opt.checkpoint_every);
+    ck = std::make_unique<Checkpoint>(path, checkpoint_identity(st, poincare, where.gpu), opt.resume, opt.restart, opt.checkpoint_every);
     out = std::make_unique<StagedSink>(path, ck->dir(), ck->resumed() ? &ck->rows() : nullptr);
     staged = static_cast<StagedSink*>(out.get());
   } else {

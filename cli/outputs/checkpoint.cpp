@@ -28,26 +28,58 @@ constexpr char format[] = "liebatch checkpoint 1";
 constexpr char magic[8] = {'L', 'B', 'P', 'A', 'R', 'T', 'S', '1'};
 
 // SIGUSR1: a checkpoint at the next pause; SIGTERM: a checkpoint, then the end (exit 5).
-std::atomic<bool> asked{false}, ending{false};
+std::atomic<bool> asked{false}, term_asked{false};
 extern "C" void on_signal(int sig) {
   asked.store(true);
-  if (sig == SIGTERM) ending.store(true);
+  if (sig == SIGTERM) term_asked.store(true);
 }
 struct sigaction before_usr1, before_term;
+int signal_scopes = 0;  // CheckpointSignals alive (one thread makes and ends them)
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 std::string in_quotes(const std::string& p) { return "'" + echo(p) + "'"; }
 
+bool made_of(std::string_view s, const char* chars) { return !s.empty() && s.find_first_not_of(chars) == s.npos; }
+
+/// A job's block: part-K.h5, its temporaries part-K.h5.tmp-PID[-k], and (`dir`) its checkpoint part-K.h5.ckpt.
+bool job_part(std::string_view f, bool dir) {
+  if (!f.starts_with("part-")) return false;
+  f.remove_prefix(5);
+  const std::size_t dot = f.find('.');
+  if (dot == f.npos || !made_of(f.substr(0, dot), "0123456789")) return false;
+  f.remove_prefix(dot);
+  if (dir) return f == ".h5.ckpt";
+  return f == ".h5" || (f.starts_with(".h5.tmp-") && made_of(f.substr(8), "0123456789-"));
+}
+
 /// The files a checkpoint directory holds; nothing else is ever removed from it.
 bool ours(const std::string& name) {
   const std::string_view f = name;
-  const auto made_of = [](std::string_view s, const char* chars) { return !s.empty() && s.find_first_not_of(chars) == s.npos; };
-  if (f == "manifest.json" || f == "manifest.json.tmp") return true;
+  if (f == "manifest.json" || f == "manifest.json.tmp" || f == "job.json" || f == "job.json.tmp" || job_part(f, false)) return true;
   if (f.ends_with(".raw")) return made_of(f.substr(0, f.size() - 4), "0123456789abcdef");
   for (std::string_view kind : {"engine-", "tally-"})
     if (f.starts_with(kind) && f.ends_with(".bin")) return made_of(f.substr(kind.size(), f.size() - kind.size() - 4), "0123456789");
   return false;
+}
+
+/// A manifest as a file of its own: written under NAME.tmp, made durable, renamed, the directory synced.
+void write_json(const std::string& dir, const std::string& file, const json& m, long generation);
+
+json read_json(const std::string& dir, const std::string& file) {
+  const std::string name = dir + "/" + file;
+  struct stat sb {};
+  if (::stat(name.c_str(), &sb) != 0)
+    throw IoError("--resume: no checkpoint to resume from (" + in_quotes(name) + ": " + std::strerror(errno) + ")");
+  try {
+    std::ifstream in(name);
+    json m = json::parse(in);
+    if (m.at("format") != format) throw std::runtime_error("format " + m.at("format").dump());
+    return m;
+  } catch (const std::exception& e) {
+    throw IoError("checkpoint file '" + file + "' in " + in_quotes(dir) + " is damaged (" + echo(e.what(), 200) +
+                  "); run again with --restart to start over");
+  }
 }
 
 void sync_dir(const std::string& dir) {
@@ -187,6 +219,10 @@ std::string Checkpoint::in_the_way(const std::string& output) {
 Checkpoint::Checkpoint(const std::string& output, const json& identity, bool resume, bool restart, double every)
     : dir_(dir_of(output)), identity_(identity), every_(every) {
   if (resume) {
+    struct stat sb {};
+    if (::stat((dir_ + "/job.json").c_str(), &sb) == 0)
+      throw ConfigError("cannot resume from " + in_quotes(dir_) +
+                        ": a job of ranks made it; resume it under mpirun or srun, with any number of ranks (--restart starts over)");
     read();
     if (const std::string why = mismatch(identity_, identity); !why.empty())
       throw ConfigError("cannot resume from " + in_quotes(dir_) + ": " + why + " (--restart starts over)");
@@ -201,30 +237,32 @@ Checkpoint::Checkpoint(const std::string& output, const json& identity, bool res
     }
     generation_ = -1;
   }
-  struct sigaction mine {};
-  mine.sa_handler = on_signal;
-  sigemptyset(&mine.sa_mask);
-  asked = false, ending = false;
-  sigaction(SIGUSR1, &mine, &before_usr1);
-  sigaction(SIGTERM, &mine, &before_term);
   last_ = now();
 }
 
-Checkpoint::~Checkpoint() {
+Checkpoint::~Checkpoint() = default;
+
+CheckpointSignals::CheckpointSignals() {
+  if (signal_scopes++ > 0) return;
+  struct sigaction mine {};
+  mine.sa_handler = on_signal;
+  sigemptyset(&mine.sa_mask);
+  asked = false, term_asked = false;
+  sigaction(SIGUSR1, &mine, &before_usr1);
+  sigaction(SIGTERM, &mine, &before_term);
+}
+
+CheckpointSignals::~CheckpointSignals() {
+  if (--signal_scopes > 0) return;
   sigaction(SIGUSR1, &before_usr1, nullptr);
   sigaction(SIGTERM, &before_term, nullptr);
 }
 
+bool CheckpointSignals::ending() { return term_asked.load(); }
+
 void Checkpoint::read() {
-  const std::string name = dir_ + "/manifest.json";
-  struct stat sb {};
-  if (::stat(name.c_str(), &sb) != 0)
-    throw IoError("--resume: no checkpoint to resume from (" + in_quotes(name) + ": " + std::strerror(errno) + ")");
-  json m;
+  const json m = read_json(dir_, "manifest.json");
   try {
-    std::ifstream in(name);
-    m = json::parse(in);
-    if (m.at("format") != format) throw std::runtime_error("format " + m.at("format").dump());
     identity_ = m.at("identity");
     generation_ = m.at("generation").get<long>();
     next_ = m.at("next_member").get<std::size_t>();
@@ -285,24 +323,58 @@ void Checkpoint::save(StagedSink& sink, std::size_t next_member, const EngineSta
   last_ = now();
   seconds_ += last_ - t0;
   asked = false;
-  if (ending.load())
+  if (term_asked.load())
     throw Checkpointed("stopped by SIGTERM after a checkpoint (generation " + std::to_string(g) + ", " + std::to_string(next_member) +
                        " members done" + (engine ? " and a batch in flight" : "") + ") in " + in_quotes(dir_) +
                        "; run the same command with --resume to go on");
 }
 
-void Checkpoint::write_manifest(const json& m) {
-  const std::string name = dir_ + "/manifest.json", tmp = name + ".tmp";
+void Checkpoint::write_manifest(const json& m) { write_json(dir_, "manifest.json", m, m["generation"].get<long>()); }
+
+namespace {
+
+void write_json(const std::string& dir, const std::string& file, const json& m, long generation) {
+  const std::string name = dir + "/" + file, tmp = name + ".tmp";
   Writer w(tmp);
   const std::string text = m.dump(1);
   w.put(text.data(), text.size());
   w.finish();
   // A test's kill between the data files and the rename (docs/cluster.md: the previous generation stays).
-  if (const char* g = std::getenv("LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME"); g && std::atol(g) == m["generation"].get<long>())
-    std::raise(SIGKILL);
+  if (const char* g = std::getenv("LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME"); g && std::atol(g) == generation) std::raise(SIGKILL);
   if (std::rename(tmp.c_str(), name.c_str()) != 0)
     throw IoError("checkpoint: cannot rename " + in_quotes(tmp) + " to " + in_quotes(name) + ": " + std::strerror(errno));
-  sync_dir(dir_);
+  sync_dir(dir);
+}
+
+}  // namespace
+
+json Checkpoint::job(const std::string& output, const json& identity, bool resume, bool restart, const json& values) {
+  const std::string dir = dir_of(output);
+  if (resume) {
+    struct stat sb {};
+    if (::stat((dir + "/manifest.json").c_str(), &sb) == 0)
+      throw ConfigError("cannot resume from " + in_quotes(dir) +
+                        ": a single process made it; resume it without mpirun or srun (--restart starts over)");
+    const json m = read_json(dir, "job.json");
+    if (!m.contains("identity") || !m.contains("values"))
+      throw IoError("checkpoint file 'job.json' in " + in_quotes(dir) +
+                    " is damaged (no identity or values); run again with --restart to start over");
+    if (const std::string why = mismatch(m["identity"], identity); !why.empty())
+      throw ConfigError("cannot resume from " + in_quotes(dir) + ": " + why + " (--restart starts over)");
+    // What a killed job left half written: its blocks' output temporaries, the manifest's.
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string f = e.path().filename().string();
+      if (f == "job.json.tmp" || (job_part(f, false) && !f.ends_with(".h5"))) fs::remove(e.path());
+    }
+    return m["values"];
+  }
+  if (restart) remove(dir);
+  if (::mkdir(dir.c_str(), 0700) != 0) {
+    if (errno == EEXIST) throw ConfigError(in_the_way(output));
+    throw IoError("checkpoint: cannot create " + in_quotes(dir) + ": " + std::strerror(errno));
+  }
+  write_json(dir, "job.json", {{"format", format}, {"identity", identity}, {"values", values}}, -1);
+  return values;
 }
 
 void Checkpoint::remove(const std::string& dir_) {
@@ -310,10 +382,16 @@ void Checkpoint::remove(const std::string& dir_) {
   if (!fs::exists(fs::symlink_status(dir_, ec))) return;
   if (fs::is_symlink(fs::symlink_status(dir_, ec)) || !fs::is_directory(dir_, ec))
     throw IoError("checkpoint: " + in_quotes(dir_) + " is not a directory liebatch made; liebatch does not remove it");
+  // A job's blocks in flight have checkpoints of their own inside it.
+  const auto block = [&ec](const fs::directory_entry& e) {
+    return job_part(e.path().filename().string(), true) && e.is_directory(ec) && !e.is_symlink(ec);
+  };
   for (const auto& e : fs::directory_iterator(dir_))
-    if (!ours(e.path().filename().string()))
+    if (!block(e) && !ours(e.path().filename().string()))
       throw IoError("checkpoint: " + in_quotes(dir_) + " holds " + in_quotes(e.path().filename().string()) +
                     ", which liebatch did not write; liebatch removes nothing of it");
+  for (const auto& e : fs::directory_iterator(dir_))
+    if (block(e)) remove(e.path().string());
   for (const auto& e : fs::directory_iterator(dir_)) fs::remove(e.path());
   if (!fs::remove(dir_, ec) || ec) throw IoError("checkpoint: cannot remove " + in_quotes(dir_) + ": " + ec.message());
 }

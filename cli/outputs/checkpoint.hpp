@@ -23,6 +23,19 @@ struct Checkpointed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// SIGUSR1 and SIGTERM caught while one lives: SIGUSR1 asks for a checkpoint, SIGTERM for a
+/// checkpoint and then the end. Nested ones share the outermost's handlers and what was asked, so
+/// a job of ranks that runs one checkpointed block after another misses no signal between blocks.
+class CheckpointSignals {
+ public:
+  CheckpointSignals();
+  ~CheckpointSignals();
+  CheckpointSignals(const CheckpointSignals&) = delete;
+  CheckpointSignals& operator=(const CheckpointSignals&) = delete;
+  /// Whether SIGTERM arrived.
+  static bool ending();
+};
+
 class Checkpoint {
  public:
   /// The checkpoint directory of the output `output`.
@@ -32,6 +45,16 @@ class Checkpoint {
   /// Removes the checkpoint directory `dir` (nothing where there is none), or throws (IoError)
   /// where it holds anything liebatch did not write.
   static void remove(const std::string& dir);
+
+  /// The checkpoint of a job of ranks (cli/ranks/): OUT.ckpt/ holds `job.json` (what must match to
+  /// resume, and the job's `values`: its block size and period) and one part file a block done,
+  /// `part-k.h5`, beside the checkpoint of each block in flight, `part-k.h5.ckpt/`. A new job's
+  /// directory is made (an old one removed first where `restart`) and its `values` returned; where
+  /// `resume`, job.json is read, checked against `identity` like a run's manifest, the temporaries
+  /// of a killed job removed, and its own values returned (the number of ranks may change: the
+  /// blocks stay). Errors as for a run's checkpoint.
+  static nlohmann::json job(const std::string& output, const nlohmann::json& identity, bool resume, bool restart,
+                            const nlohmann::json& values);
 
   /// A new run's checkpoint (an old one removed first where `restart`), its generation 0 written
   /// now; or, where `resume`, the checkpoint read and checked against `identity`: a field that
@@ -78,6 +101,7 @@ class Checkpoint {
   long generation_ = 0;
   std::size_t next_ = 0;
   std::unique_ptr<EngineState> engine_;
+  CheckpointSignals signals_;
   Parts tally_;
   std::map<std::string, std::uint64_t> rows_, values_;
   double last_ = 0;  ///< steady-clock seconds of the last checkpoint

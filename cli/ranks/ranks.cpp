@@ -20,6 +20,7 @@
 
 #include "cli/commands/command.hpp"
 #include "cli/config/config_node.hpp"
+#include "cli/outputs/checkpoint.hpp"
 
 namespace lb::cli {
 namespace fs = std::filesystem;
@@ -94,23 +95,41 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
   }
-  // Rank 0's verdict on the config, and what the ranks need of it.
+  // Rank 0's verdict on the config, and what the ranks need of it. With checkpoints the blocks' parts
+  // and checkpoints live in the output's checkpoint directory, whose job.json keeps the blocks.
   std::exception_ptr error;
-  std::uint64_t plan[3] = {0, 0, 0};  // first member, members, members per block
+  std::uint64_t plan[4] = {0, 0, 0, 0};  // first member, members, members per block, checkpoints
+  double every = 0;                      // seconds between a block's checkpoints
   bool plot = false;
+  std::string dir_name;
   if (rank_ == 0) try {
       if (!o.members.empty())
         throw ConfigError("--members: a job of " + std::to_string(size_) +
                           " ranks shares the members out itself; slices are for single processes (`liebatch merge` joins them)");
-      if (o.checkpoint_every > 0 || o.resume || o.restart)
-        throw ConfigError(std::string(o.resume    ? "--resume"
-                                      : o.restart ? "--restart"
-                                                  : "--checkpoint-every") +
-                          ": checkpoints are taken by a single process; a job of ranks does not take them yet");
       const Study st = load(o, c);
+      const bool ckpt = o.checkpoint_every > 0 || o.resume;
+      const std::size_t batch = ckpt ? checkpoint_batch_size(st, std::size_t(o.batch)) : batch_size(st, std::size_t(o.batch), false);
       plan[0] = st.members.begin;
       plan[1] = st.members.count();
-      plan[2] = block_size(plan[1], size_, batch_size(st, std::size_t(o.batch), false));
+      plan[2] = block_size(plan[1], size_, batch);
+      plan[3] = ckpt;
+      if (ckpt) {
+        nlohmann::json id = checkpoint_identity(st, c == Command::poincare, false);
+        id.erase("device");  // each block's own checkpoint names its device
+        const std::string out = output_path(o);
+        const nlohmann::json v = Checkpoint::job(out, id, o.resume, o.restart, {{"block", plan[2]}, {"every", o.checkpoint_every}});
+        try {
+          plan[2] = v.at("block").get<std::uint64_t>();
+          every = o.checkpoint_every > 0 ? o.checkpoint_every : v.at("every").get<double>();
+          if (plan[2] == 0 || !(every > 0)) throw std::runtime_error("block " + v.dump());
+        } catch (const std::exception& e) {
+          throw IoError("checkpoint file 'job.json' in '" + echo(Checkpoint::dir_of(out)) + "' is damaged (" + echo(e.what()) +
+                        "); run again with --restart to start over");
+        }
+        dir_name = Checkpoint::dir_of(out);
+      } else if (o.restart) {
+        Checkpoint::remove(Checkpoint::dir_of(output_path(o)));
+      }
       plot = st.plot && o.plot;
     } catch (...) {
       error = std::current_exception();
@@ -120,29 +139,69 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   if (verdict != ok) return verdict;
 
   // From here an error on any rank ends the job: the others may be waiting for it.
-  fs::path dir;
+  fs::path dir;  // the parts' directory, where rank 0 made it for this job alone
+  const bool ckpt = [&] {
+    MPI_Bcast(plan, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&every, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return plan[3] != 0;
+  }();
   try {
-    MPI_Bcast(plan, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     const std::size_t first = plan[0], n = plan[1], b = plan[2], blocks = (n + b - 1) / b;
-    std::string dir_name;
-    if (rank_ == 0) dir = parts_dir(output_path(o)), dir_name = dir.string();
+    if (rank_ == 0 && !ckpt) dir = parts_dir(output_path(o)), dir_name = dir.string();
     bcast(dir_name, rank_);
     const auto part = [&](std::size_t k) { return (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string(); };
+    std::optional<CheckpointSignals> signals;  // for the whole job: a SIGTERM between two blocks stops it too
+    if (ckpt) signals.emplace();
     Options block = o;
     block.quiet = true;
     block.plot = false;
     block.progress = nullptr;
     block.threads = threads_per_rank(o);
-    int none_finished = 1;  // in every block of this rank
+    block.checkpoint_every = every;
+    // In every block of this rank: no member finished; counts of blocks found done, of blocks resumed
+    // from their checkpoints, and of ranks stopped by SIGTERM.
+    int none_finished = 1;
+    std::uint64_t counts[3] = {0, 0, 0};
+    enum { done, resumed, stopped };
     for (std::size_t k = std::size_t(rank_); k < blocks; k += std::size_t(size_)) {
+      if (ckpt) {
+        if (CheckpointSignals::ending()) {
+          counts[stopped] = 1;
+          break;
+        }
+        if (fs::exists(part(k))) {  // done before the job was stopped (its file is put in place whole)
+          ++counts[done];
+          if (any_member_finished(part(k))) none_finished = 0;
+          continue;
+        }
+        block.resume = fs::exists(Checkpoint::dir_of(part(k)) + "/manifest.json");
+        block.restart = !block.resume;  // (a checkpoint killed before its first manifest: started over)
+        counts[resumed] += block.resume;
+      }
       const std::size_t a = first + k * b;
       block.members = std::to_string(a) + ":" + std::to_string(std::min(a + b, first + n));
       block.output = part(k);
-      if ((c == Command::run ? run_command(block) : poincare_command(block)) != check_failed) none_finished = 0;
+      try {
+        if ((c == Command::run ? run_command(block) : poincare_command(block)) != check_failed) none_finished = 0;
+      } catch (const Checkpointed&) {  // SIGTERM: this block checkpointed
+        counts[stopped] = 1;
+        break;
+      }
     }
     int all_none = 0;
     MPI_Allreduce(&none_finished, &all_none, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (counts[stopped] > 0) {  // stopped by SIGTERM: every block done or checkpointed
+      if (rank_ == 0)
+        std::cerr << "liebatch: stopped by SIGTERM after a checkpoint of every block in flight, in '" << echo(dir_name)
+                  << "'; run the same command with --resume to go on (with any number of ranks)\n";
+      MPI_Barrier(MPI_COMM_WORLD);
+      return checkpointed;
+    }
     if (rank_ == 0) {
+      const std::string resumed_note = o.resume ? " (resumed: " + std::to_string(counts[done]) + " blocks were done, " +
+                                                      std::to_string(counts[resumed]) + " went on from their checkpoints)"
+                                                : "";
       std::vector<std::string> parts;
       for (std::size_t k = 0; k < blocks; ++k) parts.push_back(part(k));
       Options join = o;
@@ -150,11 +209,13 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       join.quiet = true;
       merge_command(parts, join,
                     "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
-                        " members, block k on rank k mod " + std::to_string(size_));
-      fs::remove_all(dir);
+                        " members, block k on rank k mod " + std::to_string(size_) + resumed_note);
+      if (ckpt) Checkpoint::remove(dir_name);
+      else fs::remove_all(dir);
       if (!o.quiet)
         std::cout << command << ": " << n << " members in " << blocks << " blocks of " << b << " over " << size_ << " ranks ("
-                  << block.threads << (block.threads == 1 ? " thread" : " threads") << " each)\n  output: " << join.output << "\n"
+                  << block.threads << (block.threads == 1 ? " thread" : " threads") << " each)" << resumed_note
+                  << "\n  output: " << join.output << "\n"
                   << (plot ? "  plot: not drawn by a job of ranks (`liebatch` without mpirun draws it)\n" : "");
       if (all_none) std::cerr << "liebatch: no member finished; the output records each member's status\n";
     }
@@ -162,7 +223,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     return all_none ? check_failed : ok;
   } catch (...) {
     const int status = report(std::current_exception(), "liebatch: rank " + std::to_string(rank_) + ": ");
-    if (!dir.empty()) {
+    if (!dir.empty()) {  // (a checkpoint's directory stays, to resume from)
       std::error_code ec;
       fs::remove_all(dir, ec);
     }

@@ -4,9 +4,12 @@ message and exit 2 with no output; a rank killed ends the job quickly with no ou
 converge run on rank 0. Run through ctest (label mpi), which names the launcher."""
 import json
 import os
+import random
+import re
 import signal
 import subprocess
 import time
+import zlib
 
 import pytest
 
@@ -99,7 +102,7 @@ def test_a_rank_killed_ends_the_job_within_10_s_with_no_output(tmp_path):
         assert "rank" in err and "signal 9" in err, err
     finally:
         if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
+            kill_job(p)
     assert not out.exists()
 
 
@@ -117,3 +120,157 @@ def test_validate_runs_on_rank_0_and_gives_the_single_process_output(tmp_path):
     rc, stdout, err = finish(mpirun(2, "validate", tmp_path / "cfg.json", "-o", tmp_path / "np2.h5", "--threads", "1"))
     assert rc == 0 and "on rank 0 alone" in stdout, err
     assert_same(whole, lb.load(tmp_path / "np2.h5"))
+
+
+# --- Checkpoints of a job of ranks: OUT.ckpt/ holds job.json, each block done as part-k.h5, and each
+# block in flight's own checkpoint, part-k.h5.ckpt/ (docs/cluster.md).
+
+def job_progress(out):
+    """Blocks done, the checkpoints of the blocks in flight (generations from 0, counted from 1), and
+    whether one holds a batch in flight, in the job's checkpoint directory of `out`."""
+    ckpt, done, generations, mid_block = str(out) + ".ckpt", 0, 0, False
+    try:
+        names = os.listdir(ckpt)
+    except FileNotFoundError:
+        return 0, 0, False
+    for f in names:
+        if f.startswith("part-") and f.endswith(".h5"):
+            done += 1
+        elif f.endswith(".h5.ckpt"):
+            try:
+                with open(os.path.join(ckpt, f, "manifest.json")) as m:
+                    m = json.load(m)
+            except (OSError, ValueError):  # a block just finished, or not yet at its first manifest
+                continue
+            generations += m["generation"] + 1
+            mid_block = mid_block or "engine" in m["files"]
+    return done, generations, mid_block
+
+
+def ranks_of(p):
+    return [int(d) for d in os.listdir("/proc") if d.isdigit() and parent(int(d)) == p.pid]
+
+
+def kill_job(p):
+    """SIGKILL to the launcher and its ranks, as a cluster ends a job: Open MPI puts each rank in a
+    process group of its own, so a signal to the launcher's group alone leaves them running."""
+    ranks = ranks_of(p)
+    os.killpg(p.pid, signal.SIGKILL)
+    for r in ranks:
+        try:
+            os.kill(r, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def long_top():
+    """About 2 s of one core: blocks that checkpoint many times before they end."""
+    cfg = top("rkmk54", t1=40)
+    cfg["step"].update(atol=1e-12, rtol=1e-12)
+    return cfg
+
+
+CKPT_CASES = [("run", long_top()), ("poincare", lossy_section(N, t1=1500))]
+
+
+@pytest.mark.parametrize("command,cfg", CKPT_CASES, ids=["adaptive", "poincare"])
+def test_a_job_killed_at_random_moments_and_resumed_equals_the_single_process(tmp_path, command, cfg):
+    whole = single(tmp_path, command, cfg)
+    out = tmp_path / "killed.h5"
+    rng = random.Random(zlib.crc32(json.dumps(cfg).encode()))
+    killed, mid_block = 0, 0
+    for k in range(5):
+        # Each kill comes at a random moment once the job has made progress of its own since the last
+        # (two more block checkpoints or blocks done), so that it loses work whatever the machine's speed.
+        before = sum(job_progress(out)[:2])
+        p = mpirun(3, command, tmp_path / "cfg.json", "-o", out, "--threads", "1", "--checkpoint-every", 0.02,
+                   *(["--resume"] if k else []), start_new_session=True)
+        for _ in range(4000):
+            if sum(job_progress(out)[:2]) >= before + 2 or p.poll() is not None:
+                break
+            time.sleep(0.005)
+        if p.poll() is None:
+            time.sleep(rng.uniform(0, 0.02))
+            mid_block += job_progress(out)[2]
+            kill_job(p)
+            killed += 1
+        rc, _, err = finish(p)
+        if rc == 0:
+            break
+        assert rc == -signal.SIGKILL, err
+    rc, _, err = finish(mpirun(3, command, tmp_path / "cfg.json", "-o", out, "--threads", "1", "--resume"))
+    assert rc == 0, err
+    assert killed >= 3 and mid_block >= 1, (killed, mid_block)  # the test's case: kills within blocks
+    assert sorted(os.listdir(tmp_path)) == ["cfg.json", "killed.h5", "whole.h5"]  # no checkpoint, part or temporary left
+    assert_same_run(whole, out, aside=MADE)
+    assert "resumed:" in lb.load(out).attrs[""]["merged_from"]
+
+
+def test_sigterm_to_the_ranks_checkpoints_exits_5_and_resumes_on_other_ranks(tmp_path):
+    cfg = long_top()
+    whole = single(tmp_path, "run", cfg)
+    out = tmp_path / "out.h5"
+    p = mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--checkpoint-every", 1000, start_new_session=True)
+    try:
+        for _ in range(4000):  # blocks in flight with their first checkpoints
+            if job_progress(out)[1] >= 3:
+                break
+            time.sleep(0.005)
+        for r in ranks_of(p):  # as Slurm's --signal does: to every task
+            os.kill(r, signal.SIGTERM)
+        rc, _, err = finish(p)
+    finally:
+        if p.poll() is None:
+            kill_job(p)
+    assert rc == 5, err
+    assert "--resume" in err and "any number of ranks" in err, err
+    assert not out.exists() and os.path.exists(tmp_path / "out.h5.ckpt" / "job.json")
+    # The blocks stay those of the job of 3; 4 ranks, then a single process refused, go on from them.
+    p = subprocess.run([EXE, "run", tmp_path / "cfg.json", "-o", out, "-q", "--resume"], capture_output=True, text=True)
+    assert p.returncode == 2 and "a job of ranks made it" in p.stderr, p.stderr
+    rc, stdout, err = finish(mpirun(4, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--resume"))
+    assert rc == 0, err
+    assert int(re.search(r"resumed: \d+ blocks were done, (\d+) went on from their checkpoints", stdout)[1]) >= 1, stdout
+    assert_same_run(whole, out, aside=MADE)
+    assert not (tmp_path / "out.h5.ckpt").exists()
+
+
+def test_a_job_resumes_only_its_own_checkpoint(tmp_path):
+    cfg = long_top()
+    whole = single(tmp_path, "run", cfg)
+    out = tmp_path / "out.h5"
+    # A job killed in its first blocks' checkpoints (the kill hook: before generation 2's manifest).
+    env = dict(os.environ, LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME="2")
+    rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--checkpoint-every", 0.01, env=env))
+    assert rc != 0 and (tmp_path / "out.h5.ckpt" / "job.json").exists(), err
+    rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out))
+    assert rc == 2 and err.count("liebatch:") == 1 and "--resume" in err and "--restart" in err, err
+    other = json.loads(json.dumps(cfg))
+    other["step"]["atol"] = 1e-11
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    rc, _, err = finish(mpirun(3, "run", tmp_path / "other.json", "-o", out, "--resume"))
+    assert rc == 2 and err.count("liebatch:") == 1 and "the config differs at /step/atol" in err, err
+    # A single process's checkpoint is resumed by a single process alone.
+    single_out = tmp_path / "single.h5"
+    p = subprocess.Popen([EXE, "run", tmp_path / "cfg.json", "-o", single_out, "-q", "--checkpoint-every", "1000"],
+                         stderr=subprocess.PIPE, text=True)
+    for _ in range(4000):
+        if (tmp_path / "single.h5.ckpt" / "manifest.json").exists():
+            break
+        time.sleep(0.005)
+    p.send_signal(signal.SIGTERM)
+    assert p.wait() == 5, p.stderr.read()
+    rc, _, err = finish(mpirun(2, "run", tmp_path / "cfg.json", "-o", single_out, "--resume"))
+    assert rc == 2 and "a single process made it" in err, err
+    # The killed job resumes from its blocks' previous generation.
+    rc, stdout, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--resume"))
+    assert rc == 0 and "resumed:" in stdout and not (tmp_path / "out.h5.ckpt").exists(), err
+    assert_same_run(whole, out, aside=MADE)
+    # --restart removes a job's checkpoint, and the job starts over.
+    env = dict(os.environ, LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME="2")
+    out.unlink()
+    rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--checkpoint-every", 0.01, env=env))
+    assert rc != 0 and (tmp_path / "out.h5.ckpt" / "job.json").exists(), err
+    rc, stdout, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--restart"))
+    assert rc == 0 and "resumed" not in stdout and not (tmp_path / "out.h5.ckpt").exists(), err
+    assert_same_run(whole, out, aside=MADE)
