@@ -62,6 +62,10 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   };
   auto slice = [&](CLI::App* c) {
     c->add_option("--members", o.members, "A:B: only members A to B - 1 of the config's (a slice; `liebatch merge` joins slices)");
+    c->add_option("--balance", o.balance,
+                  "a job of ranks (mpirun): cyclic (block k on rank k mod K, the default) | contiguous | dynamic (the next block "
+                  "to the first rank free)")
+        ->check(CLI::IsMember({"cyclic", "contiguous", "dynamic"}));
     c->add_option("--checkpoint-every", o.checkpoint_every,
                   "checkpoint every SECONDS into OUTPUT.ckpt/ (also on SIGUSR1; SIGTERM: checkpoint, then exit 5)")
         ->check(CLI::Range(1e-3, 1e9));

@@ -27,6 +27,7 @@ struct Options {
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write
   std::string members;               ///< run, poincare: "A:B", members [A, B) of the config's alone ("" : all)
+  std::string balance = "cyclic";    ///< run, poincare in a job of ranks: cyclic | contiguous | dynamic (cli/ranks/)
   double checkpoint_every = 0;       ///< run, poincare: seconds between checkpoints (0: none; checkpoint.hpp)
   bool resume = false;               ///< run, poincare: go on from the output's checkpoint
   bool restart = false;              ///< remove the output's checkpoint and start over

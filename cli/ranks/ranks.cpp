@@ -70,6 +70,57 @@ fs::path parts_dir(const std::string& out) {
   }
 }
 
+/// Which blocks of `blocks` this rank runs, one after another (--balance): cyclic, block k on rank k
+/// mod K; contiguous, the K runs of consecutive blocks; dynamic, the next block not yet taken, from a
+/// counter on rank 0 (one-sided fetch-and-add), to whichever rank is free first. Made and ended by
+/// every rank together.
+class Dealer {
+ public:
+  Dealer(const std::string& balance, std::size_t blocks, int rank, int size) : dynamic_(balance == "dynamic") {
+    const std::size_t r = std::size_t(rank), k = std::size_t(size);
+    if (balance == "contiguous") next_ = blocks * r / k, end_ = blocks * (r + 1) / k, step_ = 1;
+    else next_ = r, end_ = blocks, step_ = k;
+    if (!dynamic_) return;
+    std::uint64_t* counter = nullptr;
+    MPI_Win_allocate(MPI_Aint(rank == 0 ? sizeof(std::uint64_t) : 0), sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &counter,
+                     &win_);
+    if (rank == 0) {
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win_);
+      *counter = 0;
+      MPI_Win_unlock(0, win_);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win_);
+  }
+  /// Every rank, once it has taken its last block. (Not in a destructor: a rank whose error ends the
+  /// job with MPI_Abort must not wait in a collective call on its way there.)
+  void end() {
+    if (!dynamic_) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+  Dealer(const Dealer&) = delete;
+  Dealer& operator=(const Dealer&) = delete;
+  /// The next block of this rank's, or none.
+  std::optional<std::size_t> next() {
+    std::size_t k = next_;
+    if (dynamic_) {
+      const std::uint64_t one = 1;
+      std::uint64_t got = 0;
+      MPI_Fetch_and_op(&one, &got, MPI_UINT64_T, 0, 0, MPI_SUM, win_);
+      MPI_Win_flush(0, win_);
+      k = std::size_t(got);
+    }
+    next_ += step_;
+    return k < end_ ? std::optional(k) : std::nullopt;
+  }
+
+ private:
+  bool dynamic_;
+  std::size_t next_ = 0, end_ = 0, step_ = 1;
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
 void bcast(std::string& s, int rank) {
   std::uint64_t n = s.size();
   MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -163,7 +214,11 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     int none_finished = 1;
     std::uint64_t counts[3] = {0, 0, 0};
     enum { done, resumed, stopped };
-    for (std::size_t k = std::size_t(rank_); k < blocks; k += std::size_t(size_)) {
+    std::vector<int> owner(blocks, 0);  // each block's rank + 1, where this rank ran it
+    Dealer dealer(o.balance, blocks, rank_, size_);
+    while (const auto next = dealer.next()) {
+      const std::size_t k = *next;
+      owner[k] = rank_ + 1;
       if (ckpt) {
         if (CheckpointSignals::ending()) {
           counts[stopped] = 1;
@@ -190,6 +245,8 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     }
     int all_none = 0;
     MPI_Allreduce(&none_finished, &all_none, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    dealer.end();
+    MPI_Allreduce(MPI_IN_PLACE, owner.data(), int(blocks), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, counts, 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     if (counts[stopped] > 0) {  // stopped by SIGTERM: every block done or checkpointed
       if (rank_ == 0)
@@ -207,9 +264,13 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       Options join = o;
       join.output = output_path(o);
       join.quiet = true;
+      // How the job ran, for its balance: each block's rank (a listing HDF5 keeps in an attribute).
+      std::string ranks;
+      for (std::size_t k = 0; k < blocks && ranks.size() < 30000; ++k) ranks += (k ? " " : "") + std::to_string(owner[k] - 1);
       merge_command(parts, join,
                     "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
-                        " members, block k on rank k mod " + std::to_string(size_) + resumed_note);
+                        " members, --balance " + o.balance + resumed_note + "; rank of each block: " +
+                        (ranks.size() < 30000 ? ranks : "(not listed: " + std::to_string(blocks) + " blocks)"));
       if (ckpt) Checkpoint::remove(dir_name);
       else fs::remove_all(dir);
       if (!o.quiet)

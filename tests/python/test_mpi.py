@@ -3,6 +3,7 @@ and 4 ranks give the single process's output, dataset by dataset and bitwise; a 
 message and exit 2 with no output; a rank killed ends the job quickly with no output; validate and
 converge run on rank 0. Run through ctest (label mpi), which names the launcher."""
 import json
+import math
 import os
 import random
 import re
@@ -65,8 +66,44 @@ def test_ranks_give_the_single_process_output_bitwise(tmp_path, command, cfg):
         assert rc == 0, err
         assert f"over {ranks} ranks" in stdout and err == ""
         assert_same_run(whole_path, out, aside=MADE)
-        assert lb.load(out).attrs[""]["merged_from"] == f"a job of {ranks} ranks: 7 blocks of 16 members, block k on rank k mod {ranks}"
+        made = lb.load(out).attrs[""]["merged_from"]
+        assert made.startswith(f"a job of {ranks} ranks: 7 blocks of 16 members, --balance cyclic;"), made
+        assert block_ranks(made) == [k % ranks for k in range(7)], made
     assert sorted(os.listdir(tmp_path)) == ["cfg.json", "np1.h5", "np3.h5", "np4.h5", "whole.h5"]  # no parts, no temporary
+
+
+def block_ranks(merged_from):
+    """The rank of each block, as a job's `merged_from` lists them."""
+    return [int(r) for r in merged_from.split("rank of each block: ")[1].split()]
+
+
+def test_block_cyclic_balances_a_grid_whose_hard_members_are_contiguous(tmp_path):
+    """Double pendulums, adaptive steps: the first two thirds swing gently, the last third spins fast
+    and chaotically, and costs four times as many steps. The work of each rank (steps and rejected
+    steps of its members, read from the output) is far from even for a contiguous split and close
+    to it block-cyclically; any split, dynamic included, gives the same output."""
+    n = 384  # 24 blocks of 16 over 3 ranks
+    theta = [0.05 + 0.45 * i / 255 for i in range(256)] + [2.0 + 0.8 * i / 127 for i in range(128)]
+    spin = [0.0] * 256 + [8.0] * 128
+    states = [[math.sin(a), 0, -math.cos(a), 0, w, 0, math.sin(a), 0, -math.cos(a), 0, -w, 0] for a, w in zip(theta, spin)]
+    cfg = {"model": {"name": "pendulum_chain", "parameters": {"N": 2}}, "method": "rkmk54", "time": {"t0": 0, "t1": 10},
+           "step": {"adaptive": True, "atol": 1e-8, "rtol": 1e-8}, "initial": {"states": states}, "outputs": {"samples": 2}}
+    whole = lb.load(single(tmp_path, "run", cfg))
+    work = whole["final/steps"] + whole["final/rejected"]
+    assert len(work) == n
+    imbalance = {}
+    for balance in ("contiguous", "cyclic", "dynamic"):
+        out = tmp_path / f"{balance}.h5"
+        rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--balance", balance))
+        assert rc == 0, err
+        assert_same_run(tmp_path / "whole.h5", out, aside=MADE)
+        made = lb.load(out).attrs[""]["merged_from"]
+        assert f"24 blocks of 16 members, --balance {balance};" in made, made
+        owner = block_ranks(made)
+        assert len(owner) == 24 and set(owner) <= {0, 1, 2}, made
+        per_rank = [sum(work[16 * k:16 * (k + 1)].sum() for k in range(24) if owner[k] == r) for r in range(3)]
+        imbalance[balance] = max(per_rank) / (sum(per_rank) / 3)
+    assert imbalance["contiguous"] >= 1.5 and imbalance["cyclic"] <= 1.1, imbalance
 
 
 def test_a_bad_config_is_one_message_and_exit_2(tmp_path):
