@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <liebatch/ensemble/device.hpp>
+
 #include "cli/commands/command.hpp"
 #include "cli/config/config_node.hpp"
 #include "cli/outputs/checkpoint.hpp"
@@ -157,7 +159,8 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       if (!o.members.empty())
         throw ConfigError("--members: a job of " + std::to_string(size_) +
                           " ranks shares the members out itself; slices are for single processes (`liebatch merge` joins them)");
-      const Study st = load(o, c);
+      Study st = load(o, c);
+      st.run.gpu = pick_device(o, *st.model, {st.run.method}).gpu;  // --device gpu that cannot run: refused here, once
       const bool ckpt = o.checkpoint_every > 0 || o.resume;
       const std::size_t batch = ckpt ? checkpoint_batch_size(st, std::size_t(o.batch)) : batch_size(st, std::size_t(o.batch), false);
       plan[0] = st.members.begin;
@@ -188,6 +191,14 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   int verdict = error ? report(error) : ok;
   MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (verdict != ok) return verdict;
+  // --device gpu: every rank's GPU, before any rank works (rank 0's was checked with the config).
+  if (o.device == "gpu") {
+    const std::string why = rank_ == 0 ? "" : gpu_unavailable_reason();
+    int missing = !why.empty(), any = 0;
+    if (missing) std::cerr << "liebatch: rank " << rank_ << ": device 'gpu' requested but unusable: " << why << "\n";
+    MPI_Allreduce(&missing, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (any) return runtime_error;
+  }
 
   // From here an error on any rank ends the job: the others may be waiting for it.
   fs::path dir;  // the parts' directory, where rank 0 made it for this job alone

@@ -114,6 +114,17 @@ def test_a_bad_config_is_one_message_and_exit_2(tmp_path):
     assert rc == 2 and err.count("liebatch:") == 1 and "/step/h" in err, err
     rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", tmp_path / "out.h5", "--members", "0:10"))
     assert rc == 2 and err.count("liebatch:") == 1 and "--members" in err, err
+    # --device gpu where this build cannot run one: the single process's exit status, and one message.
+    cfg["step"] = {"h": 0.01}
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    p = subprocess.run([EXE, "run", tmp_path / "cfg.json", "-o", tmp_path / "out.h5", "--device", "gpu", "-q"], capture_output=True,
+                       text=True)
+    if p.returncode == 4:
+        rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", tmp_path / "out.h5", "--device", "gpu"))
+        assert rc == 4 and err.count("liebatch:") == 1 and "device 'gpu'" in err, err
+    else:
+        assert p.returncode == 0, p.stderr
+        (tmp_path / "out.h5").unlink()
     assert os.listdir(tmp_path) == ["cfg.json"]
 
 
