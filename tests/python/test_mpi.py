@@ -174,13 +174,14 @@ def test_validate_runs_on_rank_0_and_gives_the_single_process_output(tmp_path):
 # block in flight's own checkpoint, part-k.h5.ckpt/ (docs/cluster.md).
 
 def job_progress(out):
-    """Blocks done, the checkpoints of the blocks in flight (generations from 0, counted from 1), and
-    whether one holds a batch in flight, in the job's checkpoint directory of `out`."""
-    ckpt, done, generations, mid_block = str(out) + ".ckpt", 0, 0, False
+    """Blocks done, the checkpoints of the blocks in flight (generations from 0, counted from 1),
+    whether one holds a batch in flight, and the latest generation, in the job's checkpoint
+    directory of `out`."""
+    ckpt, done, generations, mid_block, latest = str(out) + ".ckpt", 0, 0, False, -1
     try:
         names = os.listdir(ckpt)
     except FileNotFoundError:
-        return 0, 0, False
+        return 0, 0, False, -1
     for f in names:
         if f.startswith("part-") and f.endswith(".h5"):
             done += 1
@@ -191,8 +192,9 @@ def job_progress(out):
             except (OSError, ValueError):  # a block just finished, or not yet at its first manifest
                 continue
             generations += m["generation"] + 1
+            latest = max(latest, m["generation"])
             mid_block = mid_block or "engine" in m["files"]
-    return done, generations, mid_block
+    return done, generations, mid_block, latest
 
 
 def ranks_of(p):
@@ -264,6 +266,14 @@ def test_sigterm_to_the_ranks_checkpoints_exits_5_and_resumes_on_other_ranks(tmp
             if job_progress(out)[1] >= 3:
                 break
             time.sleep(0.005)
+        # SIGUSR1 to the launcher reaches every rank (Open MPI forwards it): a checkpoint, and on.
+        # (At this period only a signal makes a block's generation 1.)
+        p.send_signal(signal.SIGUSR1)
+        for _ in range(4000):
+            if job_progress(out)[3] >= 1:
+                break
+            time.sleep(0.005)
+        assert job_progress(out)[3] >= 1 and p.poll() is None
         for r in ranks_of(p):  # as Slurm's --signal does: to every task
             os.kill(r, signal.SIGTERM)
         rc, _, err = finish(p)
