@@ -2,6 +2,7 @@
 // ConfigError (exit 2), IoError (exit 3) or other exceptions (exit 4) and reported by main.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -14,6 +15,16 @@ struct MemoryStore;
 
 /// Exit statuses (documented in README).
 enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4, checkpointed = 5 };
+
+/// The ranks of a job (cli/ranks/) as a command that shares its work out sees them: unit u of the
+/// command's work is rank u mod size's, and what each unit gives (bytes) goes to rank 0.
+struct Team {
+  int rank = 0, size = 1;
+  virtual ~Team() = default;
+  bool mine(std::size_t unit) const { return unit % std::size_t(size) == std::size_t(rank); }
+  /// Every rank together: afterwards rank 0 holds every unit's bytes (each rank gave its own units').
+  virtual void to_root(std::vector<std::string>& units) const = 0;
+};
 
 struct Options {
   std::string config;                ///< config file
@@ -39,6 +50,8 @@ struct Options {
   std::string config_text;
   std::shared_ptr<MemoryStore> memory;
   const std::atomic<bool>* stop = nullptr;
+  /// converge in a job of ranks: this rank's share of the runs (null: every run, here).
+  const Team* team = nullptr;
   std::function<void(double)> progress;
 };
 

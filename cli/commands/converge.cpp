@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -17,6 +18,33 @@
 
 namespace lb::cli {
 
+namespace {
+
+/// What converge keeps of a run: its members' final states and statuses, as bytes for a job's rank 0.
+struct Final {
+  std::size_t size = 0;
+  std::vector<double> y;  ///< y[d·size + i]
+  std::vector<std::uint8_t> status;
+  explicit Final(EnsembleOutput<double>&& o = {}) : size(o.size), y(std::move(o.y)), status(std::move(o.status)) {}
+  std::string bytes() const {
+    std::string b(sizeof size + status.size() + y.size() * sizeof(double), '\0');
+    std::memcpy(b.data(), &size, sizeof size);
+    std::memcpy(b.data() + sizeof size, status.data(), status.size());
+    std::memcpy(b.data() + sizeof size + status.size(), y.data(), y.size() * sizeof(double));
+    return b;
+  }
+  static Final of(const std::string& b, int dim) {
+    Final f;
+    std::memcpy(&f.size, b.data(), sizeof f.size);
+    f.status.assign(b.begin() + sizeof f.size, b.begin() + long(sizeof f.size + f.size));
+    f.y.resize(std::size_t(dim) * f.size);
+    std::memcpy(f.y.data(), b.data() + sizeof f.size + f.size, f.y.size() * sizeof(double));
+    return f;
+  }
+};
+
+}  // namespace
+
 int converge_command(const Options& opt) {
   Study st = load(opt, Command::converge);
   const auto& cs = st.converge;
@@ -24,29 +52,83 @@ int converge_command(const Options& opt) {
   if (cs.reference != "extended") gpu_runs.push_back(cs.ref_method);  // the extended reference runs on the CPU
   const Where where = pick_device(opt, *st.model, gpu_runs);
   st.run.gpu = where.gpu;
-  const auto out = open_output(opt);
-  Sink& w = *out;
   const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
   const int dim = st.model->dim();
   std::vector<double> y0;
   st.init.fill(0, n, y0);
 
-  RunSpec ref = st.run;
-  ref.size = n;
-  ref.y0 = y0;
-  ref.method = cs.ref_method;
-  ref.adaptive = false;
-  ref.h = {cs.ref_h};
-  ref.samples = 0;
-  const RunResult rr = cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref);
-  for (std::size_t k = 0; k < n; ++k)
-    if (rr.out.status[k] != std::uint8_t(Status::ok))
-      throw ConfigError("config /converge/reference: the reference run failed for initial state " + std::to_string(k) + " (" +
-                        status_name(rr.out.status[k]) + "); choose another reference step or method");
+  // The runs, the units of work that a job of ranks shares out (Options::team): 0 the reference,
+  // then each method m at every step size (1 + 2m) and the same in long double (2 + 2m), whose
+  // difference is the run's round-off. A method's member j·n + k is initial state k at step j.
+  const auto method_run = [&](std::size_t m) {
+    RunSpec s = st.run;
+    s.method = cs.methods[m];
+    s.adaptive = false;
+    s.samples = 0;
+    s.size = n * nh;
+    s.y0.assign(std::size_t(dim) * s.size, 0);
+    s.h.assign(s.size, 0);
+    s.members.resize(s.size);
+    for (std::size_t j = 0; j < nh; ++j)
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = j * n + k;
+        s.h[i] = cs.steps[j];
+        s.members[i] = k;
+        for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
+      }
+    return s;
+  };
+  const std::size_t units = 1 + 2 * nm;
+  const auto mine = [&](std::size_t u) { return !opt.team || opt.team->mine(u); };
+  std::vector<Final> runs(units);
+  if (!opt.quiet)
+    std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
+              << " h = " << cs.ref_h << "; device " << where.text << "\n";
+  Progress progress("converge", opt.quiet, opt.progress);
+  for (std::size_t u = 0; u < units; ++u) {
+    if (!mine(u)) continue;
+    if (u == 0) {
+      RunSpec ref = st.run;
+      ref.size = n;
+      ref.y0 = y0;
+      ref.method = cs.ref_method;
+      ref.adaptive = false;
+      ref.h = {cs.ref_h};
+      ref.samples = 0;
+      runs[0] = Final((cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref)).out);
+      for (std::size_t k = 0; k < n; ++k)
+        if (runs[0].status[k] != std::uint8_t(Status::ok))
+          throw ConfigError("config /converge/reference: the reference run failed for initial state " + std::to_string(k) + " (" +
+                            status_name(runs[0].status[k]) + "); choose another reference step or method");
+      continue;
+    }
+    const std::size_t m = (u - 1) / 2;
+    RunSpec s = method_run(m);
+    if (u % 2) {
+      s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };
+      runs[u] = Final(st.model->run(s).out);
+    } else {
+      s.progress = [&](double f) { progress((double(m) + 0.25 + 0.75 * f) / double(nm)); };
+      runs[u] = Final(st.model->run_extended(s).out);
+    }
+  }
+  if (opt.team) {  // every run's results to rank 0, which writes the output
+    std::vector<std::string> bytes(units);
+    for (std::size_t u = 0; u < units; ++u)
+      if (mine(u)) bytes[u] = runs[u].bytes();
+    opt.team->to_root(bytes);
+    if (opt.team->rank != 0) return ok;
+    for (std::size_t u = 0; u < units; ++u)
+      if (!mine(u)) runs[u] = Final::of(bytes[u], dim);
+  }
+  progress.finish();
+  const Final& rr = runs[0];
+  const auto out = open_output(opt);
+  Sink& w = *out;
   // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
   // components; b holds the same members, or one per initial state (the reference). NaN if any
   // member failed.
-  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j, int d0 = 0, int d1 = -1) {
+  const auto max_diff = [&](const Final& a, const Final& b, std::size_t j, int d0 = 0, int d1 = -1) {
     if (d1 < 0) d1 = dim;
     double e = 0;
     for (std::size_t k = 0; k < n; ++k) {
@@ -73,40 +155,17 @@ int converge_command(const Options& opt) {
   std::ostream& csv = table ? table->out() : unused;
   csv << csv_mark("converge") << "\nmethod,h,error,roundoff,local_slope,point\n";
   csv.precision(10);
-  if (!opt.quiet)
-    std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
-              << " h = " << cs.ref_h << "; device " << where.text << "\n";
   std::vector<Series> series;
-  Progress progress("converge", opt.quiet, opt.progress);
   std::ostringstream report;  // printed after the progress line
   Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
   for (std::size_t m = 0; m < nm; ++m) {
-    RunSpec s = st.run;
-    s.method = cs.methods[m];
-    s.adaptive = false;
-    s.samples = 0;
-    s.size = n * nh;
-    s.y0.assign(std::size_t(dim) * s.size, 0);
-    s.h.assign(s.size, 0);
-    s.members.resize(s.size);
-    for (std::size_t j = 0; j < nh; ++j)
-      for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t i = j * n + k;
-        s.h[i] = cs.steps[j];
-        s.members[i] = k;
-        for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * s.size + i] = y0[std::size_t(d) * n + k];
-      }
-    s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };
-    const RunResult r = st.model->run(s);
-    // Each run's round-off: its difference from the same method and steps in long double.
-    s.progress = [&](double f) { progress((double(m) + 0.25 + 0.75 * f) / double(nm)); };
-    const RunResult x = st.model->run_extended(s);
+    const Final &r = runs[1 + 2 * m], &x = runs[2 + 2 * m];
     const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
     for (std::size_t j = 0; j < nh; ++j) {
-      at(error, j) = max_diff(r.out, rr.out, j);
+      at(error, j) = max_diff(r, rr, j);
       for (std::size_t p = 0, d0 = 0; p < parts.size(); d0 += std::size_t(parts[p]), ++p)
-        part_error[(m * nh + j) * parts.size() + p] = max_diff(r.out, rr.out, j, int(d0), int(d0) + parts[p]);
-      at(roundoff, j) = max_diff(r.out, x.out, j);
+        part_error[(m * nh + j) * parts.size() + p] = max_diff(r, rr, j, int(d0), int(d0) + parts[p]);
+      at(roundoff, j) = max_diff(r, x, j);
     }
     const OrderFit fit =
         fit_order(cs.steps, std::vector<double>(error.begin() + long(m * nh), error.begin() + long((m + 1) * nh)),
@@ -145,7 +204,6 @@ int converge_command(const Options& opt) {
     ser.title += legend;
     series.push_back(std::move(ser));
   }
-  progress.finish();
   if (!opt.quiet) std::cout << report.str();
   if (!dropped.x.empty()) series.push_back(std::move(dropped));
   write_header(w, st, opt, "converge", where.text);

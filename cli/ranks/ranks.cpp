@@ -123,6 +123,27 @@ class Dealer {
   MPI_Win win_ = MPI_WIN_NULL;
 };
 
+/// The ranks of MPI_COMM_WORLD as a Team: units' bytes sent to rank 0, one message each.
+struct MpiTeam : Team {
+  MpiTeam(int r, int k) { rank = r, size = k; }
+  void to_root(std::vector<std::string>& units) const override {
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const int owner = int(u % std::size_t(size));
+      if (owner == 0) continue;
+      if (rank == owner) {
+        MPI_Send(units[u].data(), int(units[u].size()), MPI_BYTE, 0, int(u), MPI_COMM_WORLD);
+      } else if (rank == 0) {
+        MPI_Status st;
+        MPI_Probe(owner, int(u), MPI_COMM_WORLD, &st);
+        int bytes = 0;
+        MPI_Get_count(&st, MPI_BYTE, &bytes);
+        units[u].resize(std::size_t(bytes));
+        MPI_Recv(units[u].data(), bytes, MPI_BYTE, owner, int(u), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+    }
+  }
+};
+
 void bcast(std::string& s, int rank) {
   std::uint64_t n = s.size();
   MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -137,17 +158,18 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
                     : command == "poincare" ? Command::poincare
                     : command == "converge" ? Command::converge
                                             : Command::validate;
-  if (c == Command::converge || c == Command::validate) {  // on rank 0; the others wait for its status
+  if (c == Command::validate) {  // on rank 0; the others wait for its status
     int status = ok;
     if (rank_ == 0) try {
         if (size_ > 1 && !o.quiet) std::cout << command << ": on rank 0 alone (the other " << size_ - 1 << " ranks wait)\n";
-        status = c == Command::converge ? converge_command(o) : validate_command(o);
+        status = validate_command(o);
       } catch (...) {
         status = report(std::current_exception());
       }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
   }
+  if (c == Command::converge) return converge(o);
   // Rank 0's verdict on the config, and what the ranks need of it. With checkpoints the blocks' parts
   // and checkpoints live in the output's checkpoint directory, whose job.json keeps the blocks.
   std::exception_ptr error;
@@ -302,6 +324,34 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     MPI_Abort(MPI_COMM_WORLD, status);
     return status;
   }
+}
+
+int MpiJob::converge(const Options& o) {
+  // Rank 0's verdict on the config; then every rank runs its share of the runs (Team), and rank 0
+  // the rest of the command: the differences, the fit, the output.
+  int verdict = ok;
+  if (rank_ == 0) try {
+      load(o, Command::converge);
+    } catch (...) {
+      verdict = report(std::current_exception());
+    }
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (verdict != ok) return verdict;
+  const MpiTeam team(rank_, size_);
+  Options share = o;
+  share.team = &team;
+  share.threads = threads_per_rank(o);
+  if (rank_ != 0) share.quiet = true, share.plot = false;
+  else if (!o.quiet && size_ > 1) std::cout << "converge: its runs dealt to " << size_ << " ranks, the results joined on rank 0\n";
+  int status = ok;
+  try {
+    status = converge_command(share);
+  } catch (...) {
+    status = report(std::current_exception(), "liebatch: rank " + std::to_string(rank_) + ": ");
+    MPI_Abort(MPI_COMM_WORLD, status);
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
 }
 
 }  // namespace lb::cli

@@ -20,14 +20,17 @@ class MpiJob {
   ~MpiJob();
   MpiJob(const MpiJob&) = delete;
   MpiJob& operator=(const MpiJob&) = delete;
-  /// `command` over the job: run and poincare in blocks of members dealt to the ranks in turn
-  /// (block-cyclic), each block written as a slice and the slices merged by rank 0 into the
-  /// output; validate and converge on rank 0 alone. The exit status, the same on every rank; an
+  /// `command` over the job: run and poincare in blocks of members dealt to the ranks (--balance),
+  /// each block written as a slice and the slices merged by rank 0 into the output; converge's
+  /// runs dealt to the ranks; validate on rank 0 alone. The exit status, the same on every rank; an
   /// error on a rank after the config was accepted ends the job (MPI_Abort) with its status.
   int operator()(const Options& o, const std::string& command);
 
  private:
   int rank_ = 0, size_ = 1;
+  /// converge: its runs (the reference, each method in double and in long double) dealt to the
+  /// ranks in turn, their results sent to rank 0, which writes the output.
+  int converge(const Options& o);
 };
 
 }  // namespace lb::cli

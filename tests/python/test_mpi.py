@@ -15,7 +15,7 @@ import zlib
 import pytest
 
 import liebatch as lb
-from conftest import EXE, assert_same, assert_same_run, lossy_section
+from conftest import EXE, SOURCE, assert_same, assert_same_run, lossy_section
 
 MPIEXEC = os.environ.get("LIEBATCH_MPIEXEC", "")
 N = 100  # blocks of 16 members: 7, dealt to 3 ranks as 3, 2, 2
@@ -160,6 +160,20 @@ def parent(pid):
             return int(f.read().rsplit(")", 1)[1].split()[1])
     except (OSError, IndexError, ValueError):
         return -1
+
+
+def test_converge_deals_its_runs_to_the_ranks_and_gives_the_single_process_output(tmp_path):
+    """The example's study: 7 methods, so 15 runs (the reference, each method in double and in long
+    double) over 1, 3 and 4 ranks."""
+    with open(os.path.join(SOURCE, "examples", "configs", "heavy_top_convergence.json")) as f:
+        cfg = json.load(f)
+    whole = single(tmp_path, "converge", cfg)
+    for ranks in (1, 3, 4):
+        out = tmp_path / f"np{ranks}.h5"
+        rc, stdout, err = finish(mpirun(ranks, "converge", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--no-plot"))
+        assert rc == 0 and err == "", err
+        assert ranks == 1 or f"dealt to {ranks} ranks" in stdout, stdout
+        assert_same_run(whole, out)
 
 
 def test_validate_runs_on_rank_0_and_gives_the_single_process_output(tmp_path):
