@@ -1,5 +1,6 @@
 // The command line of liebatch: options, subcommands, and the exit status of each kind of error.
 #include <csignal>
+#include <cstdlib>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -114,6 +115,13 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
       for (const auto& [sub, name] :
            {std::pair<CLI::App*, const char*>{run, "run"}, {poincare, "poincare"}, {converge, "converge"}, {validate, "validate"}})
         if (*sub) return ranked(o, name);
+    // One of several tasks of an srun step that no MPI joins (no PMI plugin, or a liebatch built
+    // without MPI): each would write the same output and checkpoint.
+    if (const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+        tasks && std::atol(tasks) > 1 && (*run || *poincare || *converge || *validate))
+      throw ConfigError(std::string("srun started this as one of ") + echo(tasks) +
+                        " tasks, but not as a rank of an MPI job (no PMI_SIZE or PMIX_RANK, or a liebatch built without "
+                        "LIEBATCH_MPI): each task would write the same output; use srun --mpi=pmix (or pmi2), or one task");
     if (*run) return run_command(o);
     if (*poincare) return poincare_command(o);
     if (*converge) return converge_command(o);

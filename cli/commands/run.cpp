@@ -207,7 +207,11 @@ int ensemble_command(const Options& opt, Command c) {
   progress.finish();
   w.attr("batches", double((n + batch - 1) / batch));
   commit(st, opt, w);
-  if (ck) ck->remove();
+  const std::string written = w.path();
+  if (ck) {
+    out.reset();  // the staged files closed first: NFS keeps a removed file that is open, and its directory
+    ck->remove();
+  }
   const long steps = tally.steps, rejected = tally.rejected, hits = tally.hits, lost = tally.lost;
   const auto& scatter = tally.scatter;
   const auto& drift = tally.drift;
@@ -234,10 +238,10 @@ int ensemble_command(const Options& opt, Command c) {
                 << human_bytes(double(ck->bytes())) << " (" << double(ck->bytes()) / double(n)
                 << " bytes per member) beside the staged arrays; " << ck->seconds() << " s spent on them\n";
     if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
-    std::cout << "  device: " << where.text << "\n  output: " << w.path() << "\n";
+    std::cout << "  device: " << where.text << "\n  output: " << written << "\n";
   }
   if (st.plot) {
-    const std::string png = sibling(w.path(), ".png");
+    const std::string png = sibling(written, ".png");
     const auto names = st.model->state_names();
     if (poincare && !scatter.x.empty())
       note_plot(png,

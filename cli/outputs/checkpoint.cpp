@@ -246,6 +246,7 @@ CheckpointSignals::CheckpointSignals() {
   if (signal_scopes++ > 0) return;
   struct sigaction mine {};
   mine.sa_handler = on_signal;
+  mine.sa_flags = SA_RESTART;  // the handler only notes the signal: system calls go on
   sigemptyset(&mine.sa_mask);
   asked = false, term_asked = false;
   sigaction(SIGUSR1, &mine, &before_usr1);
@@ -377,23 +378,44 @@ json Checkpoint::job(const std::string& output, const json& identity, bool resum
   return values;
 }
 
-void Checkpoint::remove(const std::string& dir_) {
+namespace {
+
+/// Throws (IoError) unless `dir` is a directory that holds only what liebatch writes there, a job's
+/// blocks' checkpoints included; whether it exists.
+bool removable(const std::string& dir) {
   std::error_code ec;
-  if (!fs::exists(fs::symlink_status(dir_, ec))) return;
-  if (fs::is_symlink(fs::symlink_status(dir_, ec)) || !fs::is_directory(dir_, ec))
-    throw IoError("checkpoint: " + in_quotes(dir_) + " is not a directory liebatch made; liebatch does not remove it");
-  // A job's blocks in flight have checkpoints of their own inside it.
-  const auto block = [&ec](const fs::directory_entry& e) {
-    return job_part(e.path().filename().string(), true) && e.is_directory(ec) && !e.is_symlink(ec);
-  };
-  for (const auto& e : fs::directory_iterator(dir_))
-    if (!block(e) && !ours(e.path().filename().string()))
-      throw IoError("checkpoint: " + in_quotes(dir_) + " holds " + in_quotes(e.path().filename().string()) +
+  if (!fs::exists(fs::symlink_status(dir, ec))) return false;
+  if (fs::is_symlink(fs::symlink_status(dir, ec)) || !fs::is_directory(dir, ec))
+    throw IoError("checkpoint: " + in_quotes(dir) + " is not a directory liebatch made; liebatch does not remove it");
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string f = e.path().filename().string();
+    if (job_part(f, true) && e.is_directory(ec) && !e.is_symlink(ec)) removable(e.path().string());
+    else if (!ours(f))
+      throw IoError("checkpoint: " + in_quotes(dir) + " holds " + in_quotes(f) +
                     ", which liebatch did not write; liebatch removes nothing of it");
-  for (const auto& e : fs::directory_iterator(dir_))
-    if (block(e)) remove(e.path().string());
-  for (const auto& e : fs::directory_iterator(dir_)) fs::remove(e.path());
-  if (!fs::remove(dir_, ec) || ec) throw IoError("checkpoint: cannot remove " + in_quotes(dir_) + ": " + ec.message());
+  }
+  return true;
+}
+
+/// Removes a directory that removable() accepted, its manifests (job.json, manifest.json) last: a
+/// removal cut short leaves a checkpoint that resumes, not a directory that --resume cannot read.
+void remove_checked(const std::string& dir) {
+  std::vector<fs::path> last;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string f = e.path().filename().string();
+    if (f == "job.json" || f == "manifest.json") last.push_back(e.path());
+    else if (e.is_directory()) remove_checked(e.path().string());
+    else fs::remove(e.path());
+  }
+  for (const auto& p : last) fs::remove(p);
+  std::error_code ec;
+  if (!fs::remove(dir, ec) || ec) throw IoError("checkpoint: cannot remove " + in_quotes(dir) + ": " + ec.message());
+}
+
+}  // namespace
+
+void Checkpoint::remove(const std::string& dir) {
+  if (removable(dir)) remove_checked(dir);
 }
 
 }  // namespace lb::cli

@@ -126,6 +126,19 @@ Temporary::~Temporary() {
   unregister_temporary(name_);
   if (live_) std::remove(name_.c_str());
 }
+void make_durable(const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  for (const std::string& name : {path, dir.empty() ? std::string(".") : dir}) {
+    const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::fsync(fd) != 0) {
+      const std::string why = std::strerror(errno);
+      if (fd >= 0) ::close(fd);
+      throw IoError("cannot make '" + echo(name) + "' durable (fsync): " + why);
+    }
+    ::close(fd);
+  }
+}
+
 void Temporary::commit(const std::string& path) {
   unregister_temporary(name_);
   live_ = false;

@@ -23,6 +23,10 @@ struct IoError : std::runtime_error {
 /// would be read without end), or "" (a missing file is left to the open, which says why).
 std::string unreadable(const std::string& path);
 
+/// Makes the file `path`, and its name in its directory, durable (fsync of both): a file that a
+/// checkpoint is removed for must survive a crash of the machine (IoError where it cannot).
+void make_durable(const std::string& path);
+
 /// A new file beside `path` (`path`.tmp-PID, or -PID-k where a stale one is in the way; the name
 /// part shortened where that would pass NAME_MAX), created
 /// exclusively, so no existing file is ever truncated; removed by the destructor, or when SIGINT,

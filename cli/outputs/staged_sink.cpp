@@ -226,6 +226,7 @@ void StagedSink::commit() {
   const auto out = open_sink(path_);
   for (const auto& op : ops_) op(*out);
   out->commit();
+  make_durable(path_);  // before the checkpoint goes
 }
 
 void StagedSink::sync() {

@@ -130,19 +130,36 @@ struct MpiTeam : Team {
     for (std::size_t u = 0; u < units.size(); ++u) {
       const int owner = int(u % std::size_t(size));
       if (owner == 0) continue;
+      // Its size, then pieces of at most 1 GiB (MPI counts in int).
+      constexpr std::uint64_t piece = std::uint64_t(1) << 30;
+      std::uint64_t n = units[u].size();
       if (rank == owner) {
-        MPI_Send(units[u].data(), int(units[u].size()), MPI_BYTE, 0, int(u), MPI_COMM_WORLD);
+        MPI_Send(&n, 1, MPI_UINT64_T, 0, int(u), MPI_COMM_WORLD);
+        for (std::uint64_t at = 0; at < n; at += piece)
+          MPI_Send(units[u].data() + at, int(std::min(piece, n - at)), MPI_BYTE, 0, int(u), MPI_COMM_WORLD);
       } else if (rank == 0) {
-        MPI_Status st;
-        MPI_Probe(owner, int(u), MPI_COMM_WORLD, &st);
-        int bytes = 0;
-        MPI_Get_count(&st, MPI_BYTE, &bytes);
-        units[u].resize(std::size_t(bytes));
-        MPI_Recv(units[u].data(), bytes, MPI_BYTE, owner, int(u), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(&n, 1, MPI_UINT64_T, owner, int(u), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        units[u].resize(n);
+        for (std::uint64_t at = 0; at < n; at += piece)
+          MPI_Recv(units[u].data() + at, int(std::min(piece, n - at)), MPI_BYTE, owner, int(u), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
     }
   }
 };
+
+/// --device gpu: whether every rank has a usable GPU; where not, the first rank without says so,
+/// once for the job. (Rank 0 checks its kernels for the model with the config.) Every rank together.
+bool every_rank_has_a_gpu(const Options& o, int rank, int size) {
+  if (o.device != "gpu") return true;
+  const std::string why = gpu_unavailable_reason();
+  int missing[2] = {!why.empty(), why.empty() ? size : rank}, all[2] = {0, 0};  // count, first rank without
+  MPI_Allreduce(&missing[0], &all[0], 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&missing[1], &all[1], 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (all[1] == rank)
+    std::cerr << "liebatch: device 'gpu' requested but unusable on " << all[0] << " of " << size << " ranks; rank " << rank << ": " << why
+              << "\n";
+  return all[0] == 0;
+}
 
 void bcast(std::string& s, int rank) {
   std::uint64_t n = s.size();
@@ -169,6 +186,12 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return status;
   }
+  // Caught from the start on every rank: SIGUSR1 or SIGTERM while rank 0 checks the config must
+  // not end a rank (their default action), nor one between two blocks.
+  std::optional<CheckpointSignals> signals;
+  if (o.checkpoint_every > 0 || o.resume) signals.emplace();
+  // Before rank 0 touches a file (a checkpoint's directory made or removed).
+  if (!every_rank_has_a_gpu(o, rank_, size_)) return runtime_error;
   if (c == Command::converge) return converge(o);
   // Rank 0's verdict on the config, and what the ranks need of it. With checkpoints the blocks' parts
   // and checkpoints live in the output's checkpoint directory, whose job.json keeps the blocks.
@@ -190,8 +213,9 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       plan[2] = block_size(plan[1], size_, batch);
       plan[3] = ckpt;
       if (ckpt) {
-        nlohmann::json id = checkpoint_identity(st, c == Command::poincare, false);
-        id.erase("device");  // each block's own checkpoint names its device
+        // What must match to resume, checked once here: rank 0's device and SIMD packs stand for
+        // every rank's (each block's own checkpoint names them too).
+        const nlohmann::json id = checkpoint_identity(st, c == Command::poincare, st.run.gpu);
         const std::string out = output_path(o);
         const nlohmann::json v = Checkpoint::job(out, id, o.resume, o.restart, {{"block", plan[2]}, {"every", o.checkpoint_every}});
         try {
@@ -202,7 +226,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
           throw IoError("checkpoint file 'job.json' in '" + echo(Checkpoint::dir_of(out)) + "' is damaged (" + echo(e.what()) +
                         "); run again with --restart to start over");
         }
-        dir_name = Checkpoint::dir_of(out);
+        dir_name = fs::absolute(Checkpoint::dir_of(out)).string();  // (ranks may start elsewhere)
       } else if (o.restart) {
         Checkpoint::remove(Checkpoint::dir_of(output_path(o)));
       }
@@ -213,14 +237,6 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   int verdict = error ? report(error) : ok;
   MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (verdict != ok) return verdict;
-  // --device gpu: every rank's GPU, before any rank works (rank 0's was checked with the config).
-  if (o.device == "gpu") {
-    const std::string why = rank_ == 0 ? "" : gpu_unavailable_reason();
-    int missing = !why.empty(), any = 0;
-    if (missing) std::cerr << "liebatch: rank " << rank_ << ": device 'gpu' requested but unusable: " << why << "\n";
-    MPI_Allreduce(&missing, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    if (any) return runtime_error;
-  }
 
   // From here an error on any rank ends the job: the others may be waiting for it.
   fs::path dir;  // the parts' directory, where rank 0 made it for this job alone
@@ -234,8 +250,6 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     if (rank_ == 0 && !ckpt) dir = parts_dir(output_path(o)), dir_name = dir.string();
     bcast(dir_name, rank_);
     const auto part = [&](std::size_t k) { return (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string(); };
-    std::optional<CheckpointSignals> signals;  // for the whole job: a SIGTERM between two blocks stops it too
-    if (ckpt) signals.emplace();
     Options block = o;
     block.quiet = true;
     block.plot = false;
@@ -258,9 +272,13 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
           break;
         }
         if (fs::exists(part(k))) {  // done before the job was stopped (its file is put in place whole)
-          ++counts[done];
-          if (any_member_finished(part(k))) none_finished = 0;
-          continue;
+          try {
+            if (any_member_finished(part(k))) none_finished = 0;
+            ++counts[done];
+            continue;
+          } catch (const IoError&) {  // cut short by a crash of its node: the block runs again
+            fs::remove(part(k));
+          }
         }
         block.resume = fs::exists(Checkpoint::dir_of(part(k)) + "/manifest.json");
         block.restart = !block.resume;  // (a checkpoint killed before its first manifest: started over)
@@ -304,8 +322,10 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
                     "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
                         " members, --balance " + o.balance + resumed_note + "; rank of each block: " +
                         (ranks.size() < 30000 ? ranks : "(not listed: " + std::to_string(blocks) + " blocks)"));
-      if (ckpt) Checkpoint::remove(dir_name);
-      else fs::remove_all(dir);
+      if (ckpt) {
+        make_durable(join.output);  // before the checkpoint goes
+        Checkpoint::remove(dir_name);
+      } else fs::remove_all(dir);
       if (!o.quiet)
         std::cout << command << ": " << n << " members in " << blocks << " blocks of " << b << " over " << size_ << " ranks ("
                   << block.threads << (block.threads == 1 ? " thread" : " threads") << " each)" << resumed_note
@@ -331,7 +351,10 @@ int MpiJob::converge(const Options& o) {
   // the rest of the command: the differences, the fit, the output.
   int verdict = ok;
   if (rank_ == 0) try {
-      load(o, Command::converge);
+      const Study st = load(o, Command::converge);
+      std::vector<std::string> gpu_runs = st.converge.methods;
+      if (st.converge.reference != "extended") gpu_runs.push_back(st.converge.ref_method);
+      pick_device(o, *st.model, gpu_runs);  // --device gpu that cannot run: refused here, once
     } catch (...) {
       verdict = report(std::current_exception());
     }

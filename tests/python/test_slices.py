@@ -162,3 +162,17 @@ def test_merge_never_writes_over_a_part_or_a_file_of_someone_elses(tmp_path):
     mine.write_text("my own notes")
     refused(tmp_path, parts, "--force", status=3, output=mine)
     assert mine.read_text() == "my own notes"
+
+
+def test_tasks_of_an_srun_step_that_no_mpi_joins_are_refused(tmp_path):
+    """srun without a PMI plugin starts K copies of one command: each would write the same output."""
+    cfg = tmp_path / "cfg.json"
+    cfg.write_text(json.dumps(top("rkmk4")))
+    env = dict(os.environ, SLURM_STEP_NUM_TASKS="4")
+    env.pop("PMI_SIZE", None), env.pop("PMIX_RANK", None), env.pop("OMPI_COMM_WORLD_SIZE", None)
+    p = subprocess.run([EXE, "run", cfg, "-o", tmp_path / "out.h5", "-q"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "srun started this as one of 4 tasks" in p.stderr and "--mpi=pmix" in p.stderr, p.stderr
+    assert sorted(os.listdir(tmp_path)) == ["cfg.json"]
+    env["SLURM_STEP_NUM_TASKS"] = "1"
+    p = subprocess.run([EXE, "run", cfg, "-o", tmp_path / "out.h5", "-q"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
