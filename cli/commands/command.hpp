@@ -56,6 +56,10 @@ std::size_t checkpoint_batch_size(const Study& st, std::size_t requested);
 /// results (the config, members, precision, device, SIMD packs, pauses, liebatch's version).
 nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu);
 
+/// The methods converge runs on its device: the study's, and the reference's unless that is a
+/// long double (`extended`) run, which is on the CPU.
+std::vector<std::string> converge_device_methods(const Study& st);
+
 /// Whether any member of the output `path` of a run or poincare finished (final/status `ok`).
 bool any_member_finished(const std::string& path);
 

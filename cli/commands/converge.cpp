@@ -45,12 +45,16 @@ struct Final {
 
 }  // namespace
 
+std::vector<std::string> converge_device_methods(const Study& st) {
+  std::vector<std::string> m = st.converge.methods;
+  if (st.converge.reference != "extended") m.push_back(st.converge.ref_method);
+  return m;
+}
+
 int converge_command(const Options& opt) {
   Study st = load(opt, Command::converge);
   const auto& cs = st.converge;
-  std::vector<std::string> gpu_runs = cs.methods;
-  if (cs.reference != "extended") gpu_runs.push_back(cs.ref_method);  // the extended reference runs on the CPU
-  const Where where = pick_device(opt, *st.model, gpu_runs);
+  const Where where = pick_device(opt, *st.model, converge_device_methods(st));
   st.run.gpu = where.gpu;
   const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
   const int dim = st.model->dim();

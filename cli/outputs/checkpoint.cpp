@@ -63,6 +63,12 @@ bool ours(const std::string& name) {
   return false;
 }
 
+/// The error for a checkpoint file that cannot be what liebatch wrote, and the way out.
+IoError damaged(const std::string& dir, const std::string& file, const std::string& why) {
+  return IoError("checkpoint file " + in_quotes(file) + " in " + in_quotes(dir) + " is damaged (" + why +
+                 "); run again with --restart to start over");
+}
+
 /// A manifest as a file of its own: written under NAME.tmp, made durable, renamed, the directory synced.
 void write_json(const std::string& dir, const std::string& file, const json& m, long generation);
 
@@ -77,8 +83,7 @@ json read_json(const std::string& dir, const std::string& file) {
     if (m.at("format") != format) throw std::runtime_error("format " + m.at("format").dump());
     return m;
   } catch (const std::exception& e) {
-    throw IoError("checkpoint file '" + file + "' in " + in_quotes(dir) + " is damaged (" + echo(e.what(), 200) +
-                  "); run again with --restart to start over");
+    throw damaged(dir, file, echo(e.what(), 200));
   }
 }
 
@@ -154,20 +159,17 @@ Written write_parts(const std::string& name, const std::vector<std::uint64_t>& h
 /// The parts of a file written by write_parts, checked against its size and CRC in the manifest.
 Parts read_parts(const std::string& dir, const json& entry, std::vector<std::uint64_t>& head) {
   const std::string file = entry.at("name").get<std::string>(), name = dir + "/" + file;
-  const auto damaged = [&](const std::string& why) {
-    return IoError("checkpoint file " + in_quotes(file) + " in " + in_quotes(dir) + " is damaged (" + why +
-                   "); run again with --restart to start over");
-  };
+  const auto bad = [&](const std::string& why) { return damaged(dir, file, why); };
   std::ifstream in(name, std::ios::binary);
   if (!in) throw IoError("checkpoint: cannot read " + in_quotes(name) + ": " + std::strerror(errno));
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   if (bytes.size() != entry.at("bytes").get<std::uint64_t>())
-    throw damaged(std::to_string(bytes.size()) + " bytes, its manifest says " + entry.at("bytes").dump());
+    throw bad(std::to_string(bytes.size()) + " bytes, its manifest says " + entry.at("bytes").dump());
   if (crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef*>(bytes.data()), bytes.size()) != entry.at("crc32").get<unsigned long>())
-    throw damaged("its CRC-32 differs from its manifest's");
+    throw bad("its CRC-32 differs from its manifest's");
   std::size_t at = 0;
   const auto take = [&](void* out, std::size_t n) {
-    if (bytes.size() - at < n) throw damaged("it ends early");
+    if (bytes.size() - at < n) throw bad("it ends early");
     std::memcpy(out, bytes.data() + at, n);
     at += n;
   };
@@ -178,14 +180,14 @@ Parts read_parts(const std::string& dir, const json& entry, std::vector<std::uin
   };
   char m[sizeof magic];
   take(m, sizeof m);
-  if (std::memcmp(m, magic, sizeof magic) != 0) throw damaged("not a checkpoint file");
+  if (std::memcmp(m, magic, sizeof magic) != 0) throw bad("not a checkpoint file");
   head.resize(number());
   for (auto& x : head) x = number();
   Parts p;
   p.parts.resize(number());
   for (auto& part : p.parts) {
     const std::uint64_t n = number();
-    if (n > bytes.size() - at) throw damaged("it ends early");
+    if (n > bytes.size() - at) throw bad("it ends early");
     part.assign(bytes.begin() + std::ptrdiff_t(at), bytes.begin() + std::ptrdiff_t(at + n));
     at += n;
   }
@@ -271,8 +273,7 @@ void Checkpoint::read() {
     rows_ = m.at("rows").get<std::map<std::string, std::uint64_t>>();
     values_ = m.at("values").get<std::map<std::string, std::uint64_t>>();
   } catch (const std::exception& e) {
-    throw IoError("checkpoint file 'manifest.json' in " + in_quotes(dir_) + " is damaged (" + echo(e.what(), 200) +
-                  "); run again with --restart to start over");
+    throw damaged(dir_, "manifest.json", echo(e.what(), 200));
   }
   std::vector<std::uint64_t> head;
   const json& files = m.at("files");
@@ -349,7 +350,7 @@ void write_json(const std::string& dir, const std::string& file, const json& m, 
 
 }  // namespace
 
-json Checkpoint::job(const std::string& output, const json& identity, bool resume, bool restart, const json& values) {
+Checkpoint::Job Checkpoint::job(const std::string& output, const json& identity, bool resume, bool restart, Job fresh) {
   const std::string dir = dir_of(output);
   if (resume) {
     struct stat sb {};
@@ -357,25 +358,29 @@ json Checkpoint::job(const std::string& output, const json& identity, bool resum
       throw ConfigError("cannot resume from " + in_quotes(dir) +
                         ": a single process made it; resume it without mpirun or srun (--restart starts over)");
     const json m = read_json(dir, "job.json");
-    if (!m.contains("identity") || !m.contains("values"))
-      throw IoError("checkpoint file 'job.json' in " + in_quotes(dir) +
-                    " is damaged (no identity or values); run again with --restart to start over");
-    if (const std::string why = mismatch(m["identity"], identity); !why.empty())
+    Job kept;
+    try {
+      kept = {m.at("block").get<std::uint64_t>(), m.at("every").get<double>()};
+      if (kept.block == 0 || !(kept.every > 0)) throw std::runtime_error("block " + m["block"].dump() + ", every " + m["every"].dump());
+    } catch (const std::exception& e) {
+      throw damaged(dir, "job.json", echo(e.what(), 200));
+    }
+    if (const std::string why = mismatch(m.contains("identity") ? m["identity"] : json(), identity); !why.empty())
       throw ConfigError("cannot resume from " + in_quotes(dir) + ": " + why + " (--restart starts over)");
     // What a killed job left half written: its blocks' output temporaries, the manifest's.
     for (const auto& e : fs::directory_iterator(dir)) {
       const std::string f = e.path().filename().string();
       if (f == "job.json.tmp" || (job_part(f, false) && !f.ends_with(".h5"))) fs::remove(e.path());
     }
-    return m["values"];
+    return kept;
   }
   if (restart) remove(dir);
   if (::mkdir(dir.c_str(), 0700) != 0) {
     if (errno == EEXIST) throw ConfigError(in_the_way(output));
     throw IoError("checkpoint: cannot create " + in_quotes(dir) + ": " + std::strerror(errno));
   }
-  write_json(dir, "job.json", {{"format", format}, {"identity", identity}, {"values", values}}, -1);
-  return values;
+  write_json(dir, "job.json", {{"format", format}, {"identity", identity}, {"block", fresh.block}, {"every", fresh.every}}, -1);
+  return fresh;
 }
 
 namespace {

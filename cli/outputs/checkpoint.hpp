@@ -46,15 +46,19 @@ class Checkpoint {
   /// where it holds anything liebatch did not write.
   static void remove(const std::string& dir);
 
+  /// What a job of ranks keeps in its checkpoint besides its identity: members per block, and
+  /// seconds between a block's checkpoints.
+  struct Job {
+    std::uint64_t block = 0;
+    double every = 0;
+  };
   /// The checkpoint of a job of ranks (cli/ranks/): OUT.ckpt/ holds `job.json` (what must match to
-  /// resume, and the job's `values`: its block size and period) and one part file a block done,
-  /// `part-k.h5`, beside the checkpoint of each block in flight, `part-k.h5.ckpt/`. A new job's
-  /// directory is made (an old one removed first where `restart`) and its `values` returned; where
-  /// `resume`, job.json is read, checked against `identity` like a run's manifest, the temporaries
-  /// of a killed job removed, and its own values returned (the number of ranks may change: the
-  /// blocks stay). Errors as for a run's checkpoint.
-  static nlohmann::json job(const std::string& output, const nlohmann::json& identity, bool resume, bool restart,
-                            const nlohmann::json& values);
+  /// resume, and the Job) and one part file a block done, `part-k.h5`, beside the checkpoint of each
+  /// block in flight, `part-k.h5.ckpt/`. A new job's directory is made (an old one removed first
+  /// where `restart`) and `fresh` kept and returned; where `resume`, job.json is read, checked
+  /// against `identity` like a run's manifest, the temporaries of a killed job removed, and its own
+  /// Job returned (the number of ranks may change: the blocks stay). Errors as for a run's checkpoint.
+  static Job job(const std::string& output, const nlohmann::json& identity, bool resume, bool restart, Job fresh);
 
   /// A new run's checkpoint (an old one removed first where `restart`), its generation 0 written
   /// now; or, where `resume`, the checkpoint read and checked against `identity`: a field that

@@ -217,15 +217,9 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
         // every rank's (each block's own checkpoint names them too).
         const nlohmann::json id = checkpoint_identity(st, c == Command::poincare, st.run.gpu);
         const std::string out = output_path(o);
-        const nlohmann::json v = Checkpoint::job(out, id, o.resume, o.restart, {{"block", plan[2]}, {"every", o.checkpoint_every}});
-        try {
-          plan[2] = v.at("block").get<std::uint64_t>();
-          every = o.checkpoint_every > 0 ? o.checkpoint_every : v.at("every").get<double>();
-          if (plan[2] == 0 || !(every > 0)) throw std::runtime_error("block " + v.dump());
-        } catch (const std::exception& e) {
-          throw IoError("checkpoint file 'job.json' in '" + echo(Checkpoint::dir_of(out)) + "' is damaged (" + echo(e.what()) +
-                        "); run again with --restart to start over");
-        }
+        const Checkpoint::Job job = Checkpoint::job(out, id, o.resume, o.restart, {plan[2], o.checkpoint_every});
+        plan[2] = job.block;
+        every = o.checkpoint_every > 0 ? o.checkpoint_every : job.every;
         dir_name = fs::absolute(Checkpoint::dir_of(out)).string();  // (ranks may start elsewhere)
       } else if (o.restart) {
         Checkpoint::remove(Checkpoint::dir_of(output_path(o)));
@@ -352,9 +346,7 @@ int MpiJob::converge(const Options& o) {
   int verdict = ok;
   if (rank_ == 0) try {
       const Study st = load(o, Command::converge);
-      std::vector<std::string> gpu_runs = st.converge.methods;
-      if (st.converge.reference != "extended") gpu_runs.push_back(st.converge.ref_method);
-      pick_device(o, *st.model, gpu_runs);  // --device gpu that cannot run: refused here, once
+      pick_device(o, *st.model, converge_device_methods(st));  // --device gpu that cannot run: refused here, once
     } catch (...) {
       verdict = report(std::current_exception());
     }
