@@ -1,10 +1,12 @@
 // Parts of the command line checked on their own: the order fit of `converge` (which points it
 // fits and why it drops the others), the plot script for few or degenerate points, the mark
-// by which liebatch recognises its own files, and the model entries' parameter tables.
+// by which liebatch recognises its own files, the model entries' parameter tables, and what a job
+// of ranks (cli/ranks/) rests on: the bytes its ranks send, and each rank's GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,8 +17,10 @@
 
 #include "cli/commands/order_fit.hpp"
 #include "cli/models/parameters.hpp"
+#include "cli/outputs/output_bytes.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/plots/plot.hpp"
+#include "cli/ranks/gpu_of_rank.hpp"
 
 namespace {
 
@@ -308,3 +312,45 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
 }
 
 }  // namespace
+
+TEST(OutputBytes, EveryFieldComesBackBitwiseAndShortBytesAreRefused) {
+  // Every field set to something other than its default, NaN and a negative zero among the values.
+  lb::EnsembleOutput<double> o;
+  o.size = 2, o.dim = 3, o.nobs = 1, o.samples = 1;
+  o.y = {1, -0.0, NAN, 4, 5, 6}, o.t = {0.5, 0.25}, o.steps = {7, 8}, o.rejected = {1, 0}, o.status = {0, 3};
+  o.iterations = {11, 12}, o.iterations_max = {3, 4}, o.sample_t = {0.1, 0.2}, o.sample_y = {1, 2, 3, 4, 5, 6}, o.sample_obs = {9, 10};
+  o.device = "cpu, 2 threads", o.integrate_seconds = 0.125, o.lane_occupancy = 0.75;
+  o.hit_member = {1}, o.hit_index = {0}, o.hit_t = {0.3}, o.hit_y = {1, 2, 3}, o.hit_obs = {4}, o.hits = {0, 1}, o.lost_hits = {0, 2};
+  o.suspects = {1, 0};
+  const std::string b = lb::cli::to_bytes(o);
+  const auto r = lb::cli::output_of(b);
+  EXPECT_EQ(lb::cli::to_bytes(r), b);  // and field by field:
+  EXPECT_EQ(r.size, o.size);
+  EXPECT_EQ(r.samples, o.samples);
+  EXPECT_EQ(std::memcmp(r.y.data(), o.y.data(), o.y.size() * sizeof(double)), 0);
+  EXPECT_EQ(r.status, o.status);
+  EXPECT_EQ(r.iterations_max, o.iterations_max);
+  EXPECT_EQ(r.device, o.device);
+  EXPECT_EQ(r.lane_occupancy, o.lane_occupancy);
+  EXPECT_EQ(r.hit_obs, o.hit_obs);
+  EXPECT_EQ(r.suspects, o.suspects);
+  for (std::size_t cut : {std::size_t(0), std::size_t(5), b.size() / 2, b.size() - 1})
+    EXPECT_THROW(lb::cli::output_of(b.substr(0, cut)), std::runtime_error) << cut;
+  EXPECT_THROW(lb::cli::output_of(b + "x"), std::runtime_error);
+}
+
+TEST(GpuOfRank, TheNodesRanksTakeItsGpusInTurn) {
+  using lb::cli::gpu_of_rank;
+  // No list set: the driver's devices, rank mod count.
+  EXPECT_EQ(gpu_of_rank(0, nullptr, 4), "0");
+  EXPECT_EQ(gpu_of_rank(5, nullptr, 4), "1");
+  EXPECT_EQ(gpu_of_rank(3, nullptr, 0), "");  // no GPU: CUDA's default stays
+  // A launcher's list (Slurm's binding, UUIDs): its entries, whatever the driver counts.
+  EXPECT_EQ(gpu_of_rank(0, "2,3", 8), "2");
+  EXPECT_EQ(gpu_of_rank(3, "2,3", 8), "3");
+  EXPECT_EQ(gpu_of_rank(2, "GPU-a1,GPU-b2,GPU-c3", 0), "GPU-c3");
+  EXPECT_EQ(gpu_of_rank(1, "5", 8), "5");      // one bound device: every rank of the task keeps it
+  EXPECT_EQ(gpu_of_rank(1, "", 8), "");        // an empty list hides every GPU: left so
+  EXPECT_EQ(gpu_of_rank(1, "4,,6,", 8), "6");  // (empty entries dropped)
+  EXPECT_EQ(gpu_of_rank(-1, "0,1", 2), "");    // no node-local rank known
+}

@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -17,13 +18,17 @@ struct MemoryStore;
 enum Exit : int { ok = 0, check_failed = 1, bad_input = 2, io_error = 3, runtime_error = 4, checkpointed = 5 };
 
 /// The ranks of a job (cli/ranks/) as a command that shares its work out sees them: unit u of the
-/// command's work is rank u mod size's, and what each unit gives (bytes) goes to rank 0.
+/// command's work is rank u mod size's, and what each unit gives (bytes) goes to rank 0; sums and
+/// maxima are reduced over them.
 struct Team {
   int rank = 0, size = 1;
   virtual ~Team() = default;
   bool mine(std::size_t unit) const { return unit % std::size_t(size) == std::size_t(rank); }
   /// Every rank together: afterwards rank 0 holds every unit's bytes (each rank gave its own units').
   virtual void to_root(std::vector<std::string>& units) const = 0;
+  /// Every rank together: each element of `x` becomes its sum (`max`: its largest value) over the
+  /// ranks, on every rank. Exact: integers (non-negative doubles by their bits order as these).
+  virtual void reduce(std::vector<std::uint64_t>& x, bool max = false) const = 0;
 };
 
 struct Options {
@@ -50,7 +55,7 @@ struct Options {
   std::string config_text;
   std::shared_ptr<MemoryStore> memory;
   const std::atomic<bool>* stop = nullptr;
-  /// converge in a job of ranks: this rank's share of the runs (null: every run, here).
+  /// converge, validate in a job of ranks: this rank's share of the work (null: all of it, here).
   const Team* team = nullptr;
   std::function<void(double)> progress;
 };

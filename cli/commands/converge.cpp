@@ -7,12 +7,12 @@
 #include <cmath>
 #include <optional>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <sstream>
 
 #include "cli/models/methods.hpp"
 #include "cli/commands/order_fit.hpp"
+#include "cli/outputs/output_bytes.hpp"
 #include "cli/plots/plot.hpp"
 #include "cli/commands/progress.hpp"
 
@@ -20,28 +20,12 @@ namespace lb::cli {
 
 namespace {
 
-/// What converge keeps of a run: its members' final states and statuses, as bytes for a job's rank 0.
-struct Final {
-  std::size_t size = 0;
-  std::vector<double> y;  ///< y[d·size + i]
-  std::vector<std::uint8_t> status;
-  explicit Final(EnsembleOutput<double>&& o = {}) : size(o.size), y(std::move(o.y)), status(std::move(o.status)) {}
-  std::string bytes() const {
-    std::string b(sizeof size + status.size() + y.size() * sizeof(double), '\0');
-    std::memcpy(b.data(), &size, sizeof size);
-    std::memcpy(b.data() + sizeof size, status.data(), status.size());
-    std::memcpy(b.data() + sizeof size + status.size(), y.data(), y.size() * sizeof(double));
-    return b;
-  }
-  static Final of(const std::string& b, int dim) {
-    Final f;
-    std::memcpy(&f.size, b.data(), sizeof f.size);
-    f.status.assign(b.begin() + sizeof f.size, b.begin() + long(sizeof f.size + f.size));
-    f.y.resize(std::size_t(dim) * f.size);
-    std::memcpy(f.y.data(), b.data() + sizeof f.size + f.size, f.y.size() * sizeof(double));
-    return f;
-  }
-};
+/// What converge keeps of a run: its members' final states and statuses.
+EnsembleOutput<double> final_of(EnsembleOutput<double>&& o) {
+  EnsembleOutput<double> f;
+  f.size = o.size, f.dim = o.dim, f.y = std::move(o.y), f.status = std::move(o.status);
+  return f;
+}
 
 }  // namespace
 
@@ -84,7 +68,7 @@ int converge_command(const Options& opt) {
   };
   const std::size_t units = 1 + 2 * nm;
   const auto mine = [&](std::size_t u) { return !opt.team || opt.team->mine(u); };
-  std::vector<Final> runs(units);
+  std::vector<EnsembleOutput<double>> runs(units);
   if (!opt.quiet)
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
               << " h = " << cs.ref_h << "; device " << where.text << "\n";
@@ -99,7 +83,7 @@ int converge_command(const Options& opt) {
       ref.adaptive = false;
       ref.h = {cs.ref_h};
       ref.samples = 0;
-      runs[0] = Final((cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref)).out);
+      runs[0] = final_of((cs.reference == "extended" ? st.model->run_extended(ref) : st.model->run(ref)).out);
       for (std::size_t k = 0; k < n; ++k)
         if (runs[0].status[k] != std::uint8_t(Status::ok))
           throw ConfigError("config /converge/reference: the reference run failed for initial state " + std::to_string(k) + " (" +
@@ -110,29 +94,29 @@ int converge_command(const Options& opt) {
     RunSpec s = method_run(m);
     if (u % 2) {
       s.progress = [&](double f) { progress((double(m) + f / 4) / double(nm)); };
-      runs[u] = Final(st.model->run(s).out);
+      runs[u] = final_of(st.model->run(s).out);
     } else {
       s.progress = [&](double f) { progress((double(m) + 0.25 + 0.75 * f) / double(nm)); };
-      runs[u] = Final(st.model->run_extended(s).out);
+      runs[u] = final_of(st.model->run_extended(s).out);
     }
   }
   if (opt.team) {  // every run's results to rank 0, which writes the output
     std::vector<std::string> bytes(units);
     for (std::size_t u = 0; u < units; ++u)
-      if (mine(u)) bytes[u] = runs[u].bytes();
+      if (mine(u)) bytes[u] = to_bytes(runs[u]);
     opt.team->to_root(bytes);
     if (opt.team->rank != 0) return ok;
     for (std::size_t u = 0; u < units; ++u)
-      if (!mine(u)) runs[u] = Final::of(bytes[u], dim);
+      if (!mine(u)) runs[u] = output_of(bytes[u]);
   }
   progress.finish();
-  const Final& rr = runs[0];
+  const EnsembleOutput<double>& rr = runs[0];
   const auto out = open_output(opt);
   Sink& w = *out;
   // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
   // components; b holds the same members, or one per initial state (the reference). NaN if any
   // member failed.
-  const auto max_diff = [&](const Final& a, const Final& b, std::size_t j, int d0 = 0, int d1 = -1) {
+  const auto max_diff = [&](const EnsembleOutput<double>& a, const EnsembleOutput<double>& b, std::size_t j, int d0 = 0, int d1 = -1) {
     if (d1 < 0) d1 = dim;
     double e = 0;
     for (std::size_t k = 0; k < n; ++k) {
@@ -163,7 +147,7 @@ int converge_command(const Options& opt) {
   std::ostringstream report;  // printed after the progress line
   Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};
   for (std::size_t m = 0; m < nm; ++m) {
-    const Final &r = runs[1 + 2 * m], &x = runs[2 + 2 * m];
+    const EnsembleOutput<double>&r = runs[1 + 2 * m], &x = runs[2 + 2 * m];
     const auto at = [&](std::vector<double>& v, std::size_t j) -> double& { return v[m * nh + j]; };
     for (std::size_t j = 0; j < nh; ++j) {
       at(error, j) = max_diff(r, rr, j);

@@ -23,6 +23,7 @@
 #include "cli/commands/command.hpp"
 #include "cli/config/config_node.hpp"
 #include "cli/outputs/checkpoint.hpp"
+#include "cli/ranks/gpu_of_rank.hpp"
 
 namespace lb::cli {
 namespace fs = std::filesystem;
@@ -34,9 +35,24 @@ bool under_launcher() {
 }
 
 MpiJob::MpiJob(int& argc, char**& argv) {
+  // This rank's GPU, chosen before MPI_Init where the launcher says the node-local rank: a CUDA-
+  // aware MPI may initialise CUDA there, and CUDA reads CUDA_VISIBLE_DEVICES once.
+  const auto narrow_gpus = [&](int local) {
+    gpu_ = gpu_of_rank(local, std::getenv("CUDA_VISIBLE_DEVICES"), driver_gpus());
+    if (!gpu_.empty()) ::setenv("CUDA_VISIBLE_DEVICES", gpu_.c_str(), 1);
+  };
+  const int told = launcher_local_rank();
+  if (told >= 0) narrow_gpus(told);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &node_ranks_);
+  MPI_Comm_free(&node);
+  if (told < 0) narrow_gpus(local);
 }
 
 MpiJob::~MpiJob() { MPI_Finalize(); }
@@ -50,15 +66,10 @@ std::size_t block_size(std::size_t n, int ranks, std::size_t batch) {
   return std::max<std::size_t>(1, std::min(batch, std::max<std::size_t>(16, even)));
 }
 
-/// CPU threads of each rank: --threads, or this node's cores shared by its ranks.
-int threads_per_rank(const Options& o) {
+/// CPU threads of each rank: --threads, or this node's cores shared by its `node_ranks` ranks.
+int threads_per_rank(const Options& o, int node_ranks) {
   if (o.threads > 0) return o.threads;
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 1;
-  MPI_Comm_size(node, &local);
-  MPI_Comm_free(&node);
-  return std::max(1, int(std::max(1u, std::thread::hardware_concurrency())) / local);
+  return std::max(1, int(std::max(1u, std::thread::hardware_concurrency())) / node_ranks);
 }
 
 /// A new directory beside the output for the parts, hidden, named by rank 0's process id.
@@ -123,7 +134,8 @@ class Dealer {
   MPI_Win win_ = MPI_WIN_NULL;
 };
 
-/// The ranks of MPI_COMM_WORLD as a Team: units' bytes sent to rank 0, one message each.
+/// The ranks of MPI_COMM_WORLD as a Team: units' bytes sent to rank 0, one message each; sums and
+/// maxima over the ranks.
 struct MpiTeam : Team {
   MpiTeam(int r, int k) { rank = r, size = k; }
   void to_root(std::vector<std::string>& units) const override {
@@ -145,6 +157,9 @@ struct MpiTeam : Team {
       }
     }
   }
+  void reduce(std::vector<std::uint64_t>& x, bool max) const override {
+    MPI_Allreduce(MPI_IN_PLACE, x.data(), int(x.size()), MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+  }
 };
 
 /// --device gpu: whether every rank has a usable GPU; where not, the first rank without says so,
@@ -161,6 +176,19 @@ bool every_rank_has_a_gpu(const Options& o, int rank, int size) {
   return all[0] == 0;
 }
 
+/// Each rank's `s` (its first 63 characters), in rank order and apart by spaces, on rank 0. Every
+/// rank together.
+std::string each_rank(const std::string& s, int rank, int size) {
+  constexpr int width = 64;
+  char mine[width] = {};
+  s.copy(mine, width - 1);
+  std::vector<char> all(rank == 0 ? std::size_t(width) * std::size_t(size) : 0);
+  MPI_Gather(mine, width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::string joined;
+  for (int r = 0; rank == 0 && r < size; ++r) joined += (r ? " " : "") + std::string(all.data() + std::size_t(r) * width);
+  return joined;
+}
+
 void bcast(std::string& s, int rank) {
   std::uint64_t n = s.size();
   MPI_Bcast(&n, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -175,28 +203,17 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
                     : command == "poincare" ? Command::poincare
                     : command == "converge" ? Command::converge
                                             : Command::validate;
-  if (c == Command::validate) {  // on rank 0; the others wait for its status
-    int status = ok;
-    if (rank_ == 0) try {
-        if (size_ > 1 && !o.quiet) std::cout << command << ": on rank 0 alone (the other " << size_ - 1 << " ranks wait)\n";
-        status = validate_command(o);
-      } catch (...) {
-        status = report(std::current_exception());
-      }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return status;
-  }
   // Caught from the start on every rank: SIGUSR1 or SIGTERM while rank 0 checks the config must
   // not end a rank (their default action), nor one between two blocks.
   std::optional<CheckpointSignals> signals;
   if (o.checkpoint_every > 0 || o.resume) signals.emplace();
   // Before rank 0 touches a file (a checkpoint's directory made or removed).
   if (!every_rank_has_a_gpu(o, rank_, size_)) return runtime_error;
-  if (c == Command::converge) return converge(o);
+  if (c == Command::converge || c == Command::validate) return shared(o, c);
   // Rank 0's verdict on the config, and what the ranks need of it. With checkpoints the blocks' parts
   // and checkpoints live in the output's checkpoint directory, whose job.json keeps the blocks.
   std::exception_ptr error;
-  std::uint64_t plan[4] = {0, 0, 0, 0};  // first member, members, members per block, checkpoints
+  std::uint64_t plan[5] = {0, 0, 0, 0, 0};  // first member, members, members per block, checkpoints, on the GPU
   double every = 0;                      // seconds between a block's checkpoints
   bool plot = false;
   std::string dir_name;
@@ -212,6 +229,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       plan[1] = st.members.count();
       plan[2] = block_size(plan[1], size_, batch);
       plan[3] = ckpt;
+      plan[4] = st.run.gpu;
       if (ckpt) {
         // What must match to resume, checked once here: rank 0's device and SIMD packs stand for
         // every rank's (each block's own checkpoint names them too).
@@ -235,7 +253,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   // From here an error on any rank ends the job: the others may be waiting for it.
   fs::path dir;  // the parts' directory, where rank 0 made it for this job alone
   const bool ckpt = [&] {
-    MPI_Bcast(plan, 4, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(plan, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     MPI_Bcast(&every, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     return plan[3] != 0;
   }();
@@ -248,7 +266,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     block.quiet = true;
     block.plot = false;
     block.progress = nullptr;
-    block.threads = threads_per_rank(o);
+    block.threads = threads_per_rank(o, node_ranks_);
     block.checkpoint_every = every;
     // In every block of this rank: no member finished; counts of blocks found done, of blocks resumed
     // from their checkpoints, and of ranks stopped by SIGTERM.
@@ -300,6 +318,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       MPI_Barrier(MPI_COMM_WORLD);
       return checkpointed;
     }
+    const std::string gpus = plan[4] ? "; CUDA device of each rank: " + each_rank(gpu_.empty() ? "default" : gpu_, rank_, size_) : "";
     if (rank_ == 0) {
       const std::string resumed_note = o.resume ? " (resumed: " + std::to_string(counts[done]) + " blocks were done, " +
                                                       std::to_string(counts[resumed]) + " went on from their checkpoints)"
@@ -315,7 +334,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       merge_command(parts, join,
                     "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
                         " members, --balance " + o.balance + resumed_note + "; rank of each block: " +
-                        (ranks.size() < 30000 ? ranks : "(not listed: " + std::to_string(blocks) + " blocks)"));
+                        (ranks.size() < 30000 ? ranks : "(not listed: " + std::to_string(blocks) + " blocks)") + gpus);
       if (ckpt) {
         make_durable(join.output);  // before the checkpoint goes
         Checkpoint::remove(dir_name);
@@ -340,13 +359,14 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   }
 }
 
-int MpiJob::converge(const Options& o) {
-  // Rank 0's verdict on the config; then every rank runs its share of the runs (Team), and rank 0
-  // the rest of the command: the differences, the fit, the output.
+int MpiJob::shared(const Options& o, Command c) {
+  // Rank 0's verdict on the config; then every rank runs its share of the work (Team), and rank 0
+  // the rest of the command: converge's differences and fit, validate's verdict, the output.
   int verdict = ok;
   if (rank_ == 0) try {
-      const Study st = load(o, Command::converge);
-      pick_device(o, *st.model, converge_device_methods(st));  // --device gpu that cannot run: refused here, once
+      const Study st = load(o, c);
+      if (c == Command::converge)
+        pick_device(o, *st.model, converge_device_methods(st));  // --device gpu that cannot run: refused here, once
     } catch (...) {
       verdict = report(std::current_exception());
     }
@@ -355,12 +375,14 @@ int MpiJob::converge(const Options& o) {
   const MpiTeam team(rank_, size_);
   Options share = o;
   share.team = &team;
-  share.threads = threads_per_rank(o);
+  share.threads = threads_per_rank(o, node_ranks_);
   if (rank_ != 0) share.quiet = true, share.plot = false;
-  else if (!o.quiet && size_ > 1) std::cout << "converge: its runs dealt to " << size_ << " ranks, the results joined on rank 0\n";
+  else if (!o.quiet && size_ > 1)
+    std::cout << (c == Command::converge ? "converge: its runs" : "validate: its batches") << " dealt to " << size_
+              << " ranks, the results joined on rank 0\n";
   int status = ok;
   try {
-    status = converge_command(share);
+    status = c == Command::converge ? converge_command(share) : validate_command(share);
   } catch (...) {
     status = report(std::current_exception(), "liebatch: rank " + std::to_string(rank_) + ": ");
     MPI_Abort(MPI_COMM_WORLD, status);

@@ -1,7 +1,7 @@
 """A job of ranks under mpirun (cli/ranks/): run and poincare, fixed and adaptive steps, over 1, 3
 and 4 ranks give the single process's output, dataset by dataset and bitwise; a bad config is one
-message and exit 2 with no output; a rank killed ends the job quickly with no output; validate and
-converge run on rank 0. Run through ctest (label mpi), which names the launcher."""
+message and exit 2 with no output; a rank killed ends the job quickly with no output; converge's
+runs and validate's batches dealt to the ranks give the single process's output too. Run through ctest (label mpi), which names the launcher."""
 import json
 import math
 import os
@@ -176,12 +176,24 @@ def test_converge_deals_its_runs_to_the_ranks_and_gives_the_single_process_outpu
         assert_same_run(whole, out)
 
 
-def test_validate_runs_on_rank_0_and_gives_the_single_process_output(tmp_path):
-    cfg = dict(top("rkmk4"), validate={"bound": 1e-9})
-    whole = lb.load(single(tmp_path, "validate", cfg))
-    rc, stdout, err = finish(mpirun(2, "validate", tmp_path / "cfg.json", "-o", tmp_path / "np2.h5", "--threads", "1"))
-    assert rc == 0 and "on rank 0 alone" in stdout, err
-    assert_same(whole, lb.load(tmp_path / "np2.h5"))
+@pytest.mark.parametrize("method", ["rkmk4", "rkmk54"], ids=["fixed", "adaptive"])
+def test_validate_over_ranks_gives_the_single_process_output(tmp_path, method):
+    """Its batches dealt to the ranks: the members' arrays, and each output's max and median (the
+    median selected from the ranks' parts, never gathered), equal the single process's bitwise;
+    with one batch for 4 ranks, three hold no difference at all."""
+    cfg = dict(top(method), validate={"bound": 1e-9} if method == "rkmk4" else {})
+    whole = single(tmp_path, "validate", cfg)
+    medians = lb.load(whole)["validate/median"]
+    assert len(medians) == 3 and all(m > 0 for m in medians)  # final and sampled states, observables: medians to find
+    for ranks, batch in ((1, 12), (3, 12), (4, 12), (4, 400)):  # batches of 12, 4, 3 and 100 members
+        out = tmp_path / f"np{ranks}-{batch}.h5"
+        rc, stdout, err = finish(mpirun(ranks, "validate", tmp_path / "cfg.json", "-o", out, "--threads", "1", "--batch", batch,
+                                        "--no-plot"))
+        assert rc == 0 and err == "", err
+        assert "PASS" in stdout and (ranks == 1 or f"batches dealt to {ranks} ranks" in stdout), stdout
+        assert_same_run(whole, out, aside=MADE)
+        with open(str(out)[:-3] + ".csv") as a, open(str(whole)[:-3] + ".csv") as b:
+            assert a.read() == b.read()
 
 
 # --- Checkpoints of a job of ranks: OUT.ckpt/ holds job.json, each block done as part-k.h5, and each
