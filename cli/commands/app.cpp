@@ -58,6 +58,8 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
                   "most members per batch (default: as many as fit in 1 GiB; never more than fit in 70 % of the available memory)")
         ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
+    c->add_flag("--progress", o.progress_always,
+                "draw progress on stderr even where it is no terminal (under mpirun, whose stderr is a pipe; a log)");
     c->add_flag("!--no-plot", o.plot, "do not write PNG plots");
     c->add_flag("--force", o.force, "replace existing files that liebatch did not write (never an input, a read-only file or a symlink)");
   };

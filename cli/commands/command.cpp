@@ -204,7 +204,7 @@ Study load(const Options& o, Command c) {
   }
   check_resources(st, c, o, out);
   // Every member's state is checked now, so a bad one cannot end a long run late.
-  Progress progress("checking initial states", o.quiet);
+  Progress progress("checking initial states", o.quiet, {}, o.progress_always);
   std::vector<double> y;
   for (std::size_t i0 = st.members.begin; i0 < st.members.end; i0 += 65536) {
     st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y);

@@ -40,6 +40,7 @@ struct Options {
   bool simd = true;                  ///< CPU: members in SIMD lanes
   long batch = 0;                    ///< most members per batch (0: as many as fit in 1 GiB)
   bool quiet = false;                ///< no progress, no summary
+  bool progress_always = false;      ///< --progress: drawn where stderr is no terminal too
   bool plot = true;                  ///< PNG next to the output (also needs "plot" in the config)
   bool force = false;                ///< replace existing files that liebatch did not write
   std::string members;               ///< run, poincare: "A:B", members [A, B) of the config's alone ("" : all)

@@ -72,7 +72,7 @@ int converge_command(const Options& opt) {
   if (!opt.quiet)
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
               << " h = " << cs.ref_h << "; device " << where.text << "\n";
-  Progress progress("converge", opt.quiet, opt.progress);
+  Progress progress("converge", opt.quiet, opt.progress, opt.progress_always);
   for (std::size_t u = 0; u < units; ++u) {
     if (!mine(u)) continue;
     if (u == 0) {

@@ -1,6 +1,6 @@
 // Progress of a long run on stderr: fraction done, elapsed time and ETA, redrawn in place at most
 // every 0.1 s; silent for the first 0.25 s (quick steps print nothing), when stderr is not a
-// terminal, or with --quiet. A caller in the same process may take the fraction instead.
+// terminal (unless --progress), or with --quiet. A caller in the same process may take the fraction instead.
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -14,9 +14,10 @@ namespace lb::cli {
 
 class Progress {
  public:
-  /// With `report`, each fraction goes to it and nothing is drawn.
-  Progress(std::string label, bool quiet, std::function<void(double)> report = {})
-      : label_(std::move(label)), report_(std::move(report)), on_(!quiet && !report_ && ::isatty(2)) {}
+  /// With `report`, each fraction goes to it and nothing is drawn. `always`: drawn where stderr is
+  /// no terminal too (--progress: mpirun forwards it through a pipe; a log).
+  Progress(std::string label, bool quiet, std::function<void(double)> report = {}, bool always = false)
+      : label_(std::move(label)), report_(std::move(report)), on_(!quiet && !report_ && (always || ::isatty(2))) {}
   ~Progress() { finish(); }
   /// done ∈ [0, 1]: the fraction of the work done (shown never decreasing).
   void operator()(double done) {

@@ -165,7 +165,7 @@ int ensemble_command(const Options& opt, Command c) {
   // keeps its batches and starts where its checkpoint was.
   const std::size_t first = st.members.begin, n = st.members.count();
   std::size_t batch = ck ? checkpoint_batch_size(st, std::size_t(opt.batch)) : batch_size(st, std::size_t(opt.batch), false), start = first;
-  Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress);
+  Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress, opt.progress_always);
   Tally tally;
   if (ck) {
     batch = ck->value("batch", batch);

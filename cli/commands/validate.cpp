@@ -120,7 +120,7 @@ int validate_command(const Options& opt) {
   std::vector<std::vector<double>> diffs(names.size());
   long status_mismatch = 0, max_steps = 1, not_ok = 0;
   std::string reference_device;
-  Progress progress("validate", opt.quiet, opt.progress);
+  Progress progress("validate", opt.quiet, opt.progress, opt.progress_always);
   for (std::size_t j0 = 0; j0 < batches; j0 += ranks) {  // a round: batch j0 + u on rank u
     const std::size_t round = std::min(ranks, batches - j0);
     std::vector<std::string> sent(team ? round : 0);  // what each rank's batch gives rank 0

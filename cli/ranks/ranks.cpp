@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include <liebatch/ensemble/device.hpp>
 
 #include "cli/commands/command.hpp"
+#include "cli/commands/progress.hpp"
 #include "cli/config/config_node.hpp"
 #include "cli/outputs/checkpoint.hpp"
 #include "cli/ranks/gpu_of_rank.hpp"
@@ -131,6 +133,62 @@ class Dealer {
  private:
   bool dynamic_;
   std::size_t next_ = 0, end_ = 0, step_ = 1;
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
+/// The job's progress, drawn by rank 0 alone: the members of the blocks done on every rank, added
+/// up in a counter on rank 0 (one-sided adds), and rank 0's own block in flight. Made and ended by
+/// every rank together; a rank calls MPI here only from its main thread, as the engine calls its
+/// progress there.
+class JobProgress {
+ public:
+  JobProgress(const std::string& label, const Options& o, std::size_t members, int rank)
+      : rank_(rank), n_(double(members)), bar_(label, o.quiet || rank != 0, {}, o.progress_always) {
+    std::uint64_t* counts = nullptr;  // members done, ranks through their blocks
+    MPI_Win_allocate(MPI_Aint(rank == 0 ? 2 * sizeof(std::uint64_t) : 0), sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &counts,
+                     &win_);
+    if (rank == 0) {
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win_);
+      counts[0] = counts[1] = 0;
+      MPI_Win_unlock(0, win_);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, win_);
+  }
+  JobProgress(const JobProgress&) = delete;
+  JobProgress& operator=(const JobProgress&) = delete;
+  /// A block of `members` done (or found done) on this rank.
+  void done(std::uint64_t members) { add(0, members); }
+  /// Rank 0: the bar, with `in_flight` members of its own block done besides.
+  void draw(double in_flight) {
+    if (rank_ == 0) bar_((double(read(0)) + in_flight) / n_);
+  }
+  /// Every rank, through its blocks (or stopped): rank 0 then draws until every rank is.
+  void end(int size) {
+    add(1, 1);
+    while (rank_ == 0 && read(1) < std::uint64_t(size)) {
+      draw(0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    bar_.finish();
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+ private:
+  void add(int at, std::uint64_t x) {
+    MPI_Accumulate(&x, 1, MPI_UINT64_T, 0, at, 1, MPI_UINT64_T, MPI_SUM, win_);
+    MPI_Win_flush(0, win_);
+  }
+  std::uint64_t read(int at) {
+    std::uint64_t x = 0, none = 0;
+    MPI_Fetch_and_op(&none, &x, MPI_UINT64_T, 0, at, MPI_NO_OP, win_);
+    MPI_Win_flush(0, win_);
+    return x;
+  }
+  int rank_;
+  double n_;
+  Progress bar_;
   MPI_Win win_ = MPI_WIN_NULL;
 };
 
@@ -265,7 +323,6 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     Options block = o;
     block.quiet = true;
     block.plot = false;
-    block.progress = nullptr;
     block.threads = threads_per_rank(o, node_ranks_);
     block.checkpoint_every = every;
     // In every block of this rank: no member finished; counts of blocks found done, of blocks resumed
@@ -275,8 +332,9 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     enum { done, resumed, stopped };
     std::vector<int> owner(blocks, 0);  // each block's rank + 1, where this rank ran it
     Dealer dealer(o.balance, blocks, rank_, size_);
+    JobProgress progress(command, o, n, rank_);
     while (const auto next = dealer.next()) {
-      const std::size_t k = *next;
+      const std::size_t k = *next, a = first + k * b, members = std::min(a + b, first + n) - a;
       owner[k] = rank_ + 1;
       if (ckpt) {
         if (CheckpointSignals::ending()) {
@@ -287,6 +345,7 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
           try {
             if (any_member_finished(part(k))) none_finished = 0;
             ++counts[done];
+            progress.done(members);
             continue;
           } catch (const IoError&) {  // cut short by a crash of its node: the block runs again
             fs::remove(part(k));
@@ -296,16 +355,18 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
         block.restart = !block.resume;  // (a checkpoint killed before its first manifest: started over)
         counts[resumed] += block.resume;
       }
-      const std::size_t a = first + k * b;
-      block.members = std::to_string(a) + ":" + std::to_string(std::min(a + b, first + n));
+      block.members = std::to_string(a) + ":" + std::to_string(a + members);
       block.output = part(k);
+      block.progress = [&](double f) { progress.draw(f * double(members)); };
       try {
         if ((c == Command::run ? run_command(block) : poincare_command(block)) != check_failed) none_finished = 0;
       } catch (const Checkpointed&) {  // SIGTERM: this block checkpointed
         counts[stopped] = 1;
         break;
       }
+      progress.done(members);
     }
+    progress.end(size_);
     int all_none = 0;
     MPI_Allreduce(&none_finished, &all_none, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     dealer.end();

@@ -72,6 +72,19 @@ def test_ranks_give_the_single_process_output_bitwise(tmp_path, command, cfg):
     assert sorted(os.listdir(tmp_path)) == ["cfg.json", "np1.h5", "np3.h5", "np4.h5", "whole.h5"]  # no parts, no temporary
 
 
+def test_progress_of_the_whole_job_is_drawn_once_by_rank_0(tmp_path):
+    """--progress (mpirun forwards stderr through a pipe): one bar for the job, the members of every
+    rank's blocks counted, never going back (three ranks drawing their own would), to 100 %; and
+    the single process's output."""
+    cfg = dict(top("rkmk54", t1=30), step={"adaptive": True, "atol": 1e-10, "rtol": 1e-10})
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    rc, stdout, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", tmp_path / "np3.h5", "--threads", "1", "--progress"))
+    assert rc == 0, err
+    done = [float(f) for f in re.findall(r"run: +([0-9.]+)% ", err)]
+    assert len(done) >= 2 and done == sorted(done) and done[-1] == 100.0, err
+    assert_same_run(single(tmp_path, "run", cfg), tmp_path / "np3.h5", aside=MADE)
+
+
 def block_ranks(merged_from):
     """The rank of each block, as a job's `merged_from` lists them."""
     return [int(r) for r in merged_from.split("rank of each block: ")[1].split()]
