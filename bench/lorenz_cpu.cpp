@@ -32,7 +32,13 @@ template <class T> T rho(std::size_t i, std::size_t n) { return T(21.0 * double(
 /// Final states, member-major (x, y, z of member i at 3i).
 template <class T> using States = std::vector<T>;
 
-template <class T> States<T> with_liebatch(std::size_t n, int steps, bool simd) {
+/// Where a run_cpu call's time goes: the call, and its integration alone (EnsembleOutput::
+/// integrate_seconds); the rest is the host side (buffers, initial states in, outputs out).
+struct Phases {
+  double call = 0, integrate = 0;
+};
+
+template <class T> States<T> with_liebatch(std::size_t n, int steps, bool simd, Phases* phases = nullptr) {
   lb::Ensemble<lb::Lorenz<T>> e;
   e.size = n;
   e.model.v.resize(n);
@@ -46,7 +52,10 @@ template <class T> States<T> with_liebatch(std::size_t n, int steps, bool simd) 
   std::fill(e.y0.begin(), e.y0.begin() + long(n), T(1));
   lb::RunOptions o;
   o.simd = simd;
-  const auto out = lb::run_cpu<lb::methods::rkmk4>(e, o);
+  o.threads = omp_get_max_threads();  // as many as the peers (OMP_NUM_THREADS)
+  lb::EnsembleOutput<T> out;
+  const double call = lb::bench::seconds([&] { out = lb::run_cpu<lb::methods::rkmk4>(e, o); });
+  if (phases) *phases = {call, out.integrate_seconds};
   States<T> y(3 * n);
   for (std::size_t i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d) y[3 * i + std::size_t(d)] = out.y[std::size_t(d) * n + i];
@@ -112,10 +121,13 @@ template <class T> double max_rel(const States<T>& a, const States<T>& b) {
   return d;
 }
 
+/// The packs' run_cpu call of the last rows<T>.
+template <class T> Phases phases;
+
 template <class T> void rows(const char* precision, std::size_t n, int steps) {
   States<T> a, s, b, c;
   const double work = double(n) * steps;
-  const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps, true); });
+  const double ta = lb::bench::seconds([&] { a = with_liebatch<T>(n, steps, true, &phases<T>); });
   const double ts = lb::bench::seconds([&] { s = with_liebatch<T>(n, steps, false); });
   const double tb = lb::bench::seconds([&] { b = with_odeint<T>(n, steps); });
   const double tc = lb::bench::seconds([&] { c = with_soa_loop<T>(n, steps); });
@@ -140,6 +152,13 @@ int main(int argc, char** argv) {
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
   rows<double>("double", n, steps);
   rows<float>("float", n, steps);
-  std::printf("\n(the last two columns: largest relative difference of the end points, which the three compute the same way up "
-              "to rounding and FMA contraction)\n");
+  std::printf(
+      "\n(the last two columns: largest relative difference of the end points, which the three compute the same way up "
+      "to rounding and FMA contraction)\n\n");
+  std::printf(
+      "| run_cpu call on packs | call (ms) | integration (ms) | host side: buffers, initial states, outputs (ms) | "
+      "call / integration |\n|---|---:|---:|---:|---:|\n");
+  for (const auto& [precision, p] : {std::pair{"double", phases<double>}, std::pair{"float", phases<float>}})
+    std::printf("| %s | %.1f | %.1f | %.1f | %.3f |\n", precision, 1e3 * p.call, 1e3 * p.integrate, 1e3 * (p.call - p.integrate),
+                p.call / p.integrate);
 }

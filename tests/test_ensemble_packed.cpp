@@ -39,7 +39,10 @@ TEST(EnsemblePacked, LongStepsThroughTheClosedFormsWithinTheBound) {
 }
 
 // A model whose steps use no sin or cos: packed and scalar are the same operations, bitwise, with
-// per-member models (ρ swept: the models gather into the lanes of one packed model).
+// per-member models (ρ swept: the models gather into the lanes of one packed model). Lorenz runs
+// on packs of two registers (its pack_registers), so these cases check those too.
+static_assert(lb::engine::PackOf<lb::Lorenz<double>>::size == 2 * lb::Pack<double>::size);
+static_assert(lb::engine::PackOf<lb::Lorenz<float>>::size == 2 * lb::Pack<float>::size);
 TEST(EnsemblePacked, LorenzSweepIsBitwiseTheScalarEngine) {
   lb::Ensemble<lb::Lorenz<double>> e;
   e.size = 1003;  // a ragged last pack

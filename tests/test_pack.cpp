@@ -23,7 +23,11 @@ template <class T> class PackTest : public ::testing::Test {};
 using Scalars = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(PackTest, Scalars);
 
-template <class T> using P = lb::Pack<T>;
+// Packs of one register, and (test_pack_r2, the same checks) of two: LB_PACK_TEST_REGISTERS.
+#ifndef LB_PACK_TEST_REGISTERS
+#define LB_PACK_TEST_REGISTERS 1
+#endif
+template <class T> using P = lb::Pack<T, xsimd::default_arch, LB_PACK_TEST_REGISTERS>;
 
 /// Bitwise equality (NaNs of the same payload included).
 template <class T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }

@@ -139,9 +139,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_cpu(const Ensemble<Model>& e, co
 #ifndef __CUDACC__
   if constexpr (engine::PackModel<Model> && method_packs<Method>()) {
     if (engine::runs_on_packs<Model>(opt.simd, !e.model.shared())) {
-      out.device += ", packs of " + std::to_string(Pack<typename Ensemble<Model>::T>::size) + " members (" +
-                    xsimd::default_arch::name() + "), " + std::to_string(int(std::lround(100 * out.lane_occupancy))) +
-                    " % of lanes busy";
+      out.device += ", packs of " + std::to_string(engine::PackOf<Model>::size) + " members (" + xsimd::default_arch::name() + "), " +
+                    std::to_string(int(std::lround(100 * out.lane_occupancy))) + " % of lanes busy";
       return out;
     }
   }

@@ -25,22 +25,34 @@ template <class T> struct Twice {
 };
 }  // namespace detail
 
+/// Registers per pack of model M's members: its own `static constexpr int pack_registers` where it
+/// sets one, else 1. A model whose step is a short chain of dependent operations (Lorenz: a few
+/// FLOPs per stage) runs faster on 2, whose independent chains hide each other's latency; a larger
+/// one, on 2, runs out of registers (bench/RESULTS.md). Results do not depend on it, bitwise.
+template <class M> constexpr int pack_registers_of() {
+  if constexpr (requires { M::pack_registers; }) return M::pack_registers;
+  else return 1;
+}
+
+/// The pack of model M's members.
+template <class M> using PackOf = Pack<typename M::space::scalar, xsimd::default_arch, pack_registers_of<M>()>;
+
 /// Whether model M runs on packs: its scalar is float or double, it says so (`static constexpr bool
 /// packs = true;`, a promise that its code branches only through lb::select/max/min/any/all;
 /// docs/packs.md) and it casts to a pack.
 template <class M>
 concept PackModel = is_device_scalar_v<typename M::space::scalar> && requires { requires M::packs; } && requires(const M& m) {
-  m.template cast<Pack<typename M::space::scalar>>();
+  m.template cast<PackOf<M>>();
 };
 
 /// Whether W members' models of type M transpose into the packed model field by field: M is made of
 /// scalars alone (checked by its size on a scalar twice as large).
 template <class M> constexpr bool model_gathers() {
   using T = typename M::space::scalar;
-  using PM = decltype(std::declval<const M&>().template cast<Pack<T>>());
+  using PM = decltype(std::declval<const M&>().template cast<PackOf<M>>());
   using TM = decltype(std::declval<const M&>().template cast<detail::Twice<T>>());
-  return std::is_trivially_copyable_v<M> && std::is_trivially_copyable_v<PM> && sizeof(M) % sizeof(T) == 0 &&
-         sizeof(TM) == 2 * sizeof(M) && sizeof(PM) == std::size_t(Pack<T>::size) * sizeof(M);
+  return std::is_trivially_copyable_v<M> && std::is_trivially_copyable_v<PM> && sizeof(M) % sizeof(T) == 0 && sizeof(TM) == 2 * sizeof(M) &&
+         sizeof(PM) == std::size_t(PackOf<M>::size) * sizeof(M);
 }
 
 /// Whether a run of model M goes on packs: asked for (`simd`), M runs on packs, and its models are
@@ -50,20 +62,21 @@ template <class M> constexpr bool runs_on_packs(bool simd, bool per_member_model
   else return false;
 }
 
-/// Pack<T>'s lanes from W scalars, and back.
-template <class T> Pack<T> to_pack(const T (&x)[Pack<T>::size]) { return Pack<T>::load(x); }
-template <class I, class T> lanes_t<Pack<T>, I> to_lanes(const I (&x)[Pack<T>::size]) { return lanes_t<Pack<T>, I>::load(x); }
+/// Pack PT's lanes from W scalars.
+template <class PT> PT to_pack(const typename PT::value_type (&x)[PT::size]) { return PT::load(x); }
+template <class PT, class I> lanes_t<PT, I> to_lanes(const I (&x)[PT::size]) { return lanes_t<PT, I>::load(x); }
 
 /// W members' step controls in the lanes of one.
-template <class T> StepControl<Pack<T>> pack_control(const StepControl<T> (&c)[Pack<T>::size]) {
+template <class PT> StepControl<PT> pack_control(const StepControl<typename PT::value_type> (&c)[PT::size]) {
+  using T = typename PT::value_type;
   using C = StepControl<T>;
-  constexpr int W = Pack<T>::size;
+  constexpr int W = PT::size;
   auto field = [&](T C::*f) {
     alignas(64) T a[W];
     for (int l = 0; l < W; ++l) a[l] = c[l].*f;
-    return Pack<T>::load(a);
+    return PT::load(a);
   };
-  StepControl<Pack<T>> r;
+  StepControl<PT> r;
   r.h = field(&C::h);
   r.atol = field(&C::atol);
   r.rtol = field(&C::rtol);
@@ -73,7 +86,7 @@ template <class T> StepControl<Pack<T>> pack_control(const StepControl<T> (&c)[P
   long caps[W];
   for (int l = 0; l < W; ++l)
     caps[l] = std::min<long>(c[l].max_attempts, std::numeric_limits<typename decltype(r.max_attempts)::J>::max());
-  r.max_attempts = lanes_t<Pack<T>, long>::load(caps);
+  r.max_attempts = lanes_t<PT, long>::load(caps);
   r.safety = field(&C::safety);
   r.grow = field(&C::grow);
   r.shrink = field(&C::shrink);
@@ -81,11 +94,11 @@ template <class T> StepControl<Pack<T>> pack_control(const StepControl<T> (&c)[P
 }
 
 /// W members' models in the lanes of one, field by field (model_gathers<M>()).
-template <class M> auto pack_model(const M (&m)[Pack<typename M::space::scalar>::size]) {
+template <class M> auto pack_model(const M (&m)[PackOf<M>::size]) {
   using T = typename M::space::scalar;
-  using PM = decltype(m[0].template cast<Pack<T>>());
+  using PM = decltype(m[0].template cast<PackOf<M>>());
   static_assert(model_gathers<M>(), "per-member models on packs need a model made of scalars alone");
-  constexpr int W = Pack<T>::size, F = int(sizeof(M) / sizeof(T));
+  constexpr int W = PackOf<M>::size, F = int(sizeof(M) / sizeof(T));
   alignas(64) T lanes[F][W];
   for (int l = 0; l < W; ++l) {
     T fields[F];
@@ -108,7 +121,7 @@ template <class M> auto pack_model(const M (&m)[Pack<typename M::space::scalar>:
 template <class Method, bool adaptive, class Model, class Section> struct PackedChunkMember {
   using P = typename Model::space::point;
   using T = typename P::scalar;
-  using PT = Pack<T>;
+  using PT = PackOf<Model>;
   static constexpr int W = PT::size;
   static constexpr std::size_t stream = std::size_t(16 * W);  ///< members per call
   static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
@@ -167,16 +180,16 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
         x[l] = s[l].t, h[l] = s[l].h, j[l] = s[l].j, steps[l] = s[l].steps, rejected[l] = s[l].rejected;
         sample[l] = s[l].sample, status[l] = s[l].status;
       }
-      q.t = to_pack(x);
-      q.h = to_pack(h);
-      q.j = to_lanes<long, T>(j);
-      q.steps = to_lanes<long, T>(steps);
-      q.rejected = to_lanes<long, T>(rejected);
-      q.sample = to_lanes<int, T>(sample);
-      q.status = to_lanes<Status, T>(status);
-      const PT p0 = to_pack(t0), p1 = to_pack(t1);
+      q.t = to_pack<PT>(x);
+      q.h = to_pack<PT>(h);
+      q.j = to_lanes<PT, long>(j);
+      q.steps = to_lanes<PT, long>(steps);
+      q.rejected = to_lanes<PT, long>(rejected);
+      q.sample = to_lanes<PT, int>(sample);
+      q.status = to_lanes<PT, Status>(status);
+      const PT p0 = to_pack<PT>(t0), p1 = to_pack<PT>(t1);
       const Leg<PT> leg{.t0 = p0, .t1 = p1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, p0, p1), .until_any = next < end};
-      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, leg, pack_control(c),
+      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, leg, pack_control<PT>(c),
                                                    Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .lanes = model});
       slots += W * taken;
       for (int l = 0; l < W; ++l) s[l].y = lane(q.y, l);
