@@ -135,8 +135,9 @@ template <class Model> void adaptive_row(const char* name, const lb::Ensemble<Mo
   for (long s : b.steps) { lo = std::min(lo, s); hi = std::max(hi, s); }
   long same = 0;
   for (std::size_t i = 0; i < a.steps.size(); ++i) same += a.steps[i] == b.steps[i] && a.status[i] == b.status[i];
-  std::printf("| %s | %s | %ld … %ld | %.3e | %.3e | %.2f | %.0f %% | %.0f %% | %ld of %zu |\n", name, sizeof(T) == 8 ? "double" : "float", lo,
-              hi, double(e.size) / ts, double(e.size) / tp, ts / tp, 100 * b.lane_occupancy, 100 * occupancy_unrefilled(b, lb::Pack<T>::size), same, e.size);
+  std::printf("| %s | %s | %ld … %ld | %.3e | %.3e | %.2f | %.0f %% | %.0f %% | %ld of %zu |\n", name, sizeof(T) == 8 ? "double" : "float",
+              lo, hi, double(e.size) / ts, double(e.size) / tp, ts / tp, 100 * b.lane_occupancy,
+              100 * occupancy_unrefilled(b, lb::engine::PackOf<Model>::size), same, e.size);
 }
 
 template <class T> void adaptive_rows(std::size_t n) {

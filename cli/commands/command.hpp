@@ -60,6 +60,10 @@ nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu);
 /// long double (`extended`) run, which is on the CPU.
 std::vector<std::string> converge_device_methods(const Study& st);
 
+/// Where validate runs its ensemble and its reference (--device, /validate/against), or the
+/// config error or missing GPU that prevents it.
+Where validate_where(const Options& o, const Study& st);
+
 /// Whether any member of the output `path` of a run or poincare finished (final/status `ok`).
 bool any_member_finished(const std::string& path);
 

@@ -68,20 +68,21 @@ std::vector<double> medians(std::vector<std::vector<double>>& lists, const Team&
 
 }  // namespace
 
-int validate_command(const Options& opt) {
-  Study st = load(opt, Command::validate);
+Where validate_where(const Options& opt, const Study& st) {
   // Against the GPU: the run on the CPU checked against the same run on the GPU. Against extended:
   // the run (on --device) checked against a long double run of the same method and steps.
-  const bool against_gpu = st.validate.against == "gpu";
-  if (against_gpu && opt.device == "cpu")
+  if (st.validate.against != "gpu") return pick_device(opt, *st.model, {st.run.method});
+  if (opt.device == "cpu")
     throw ConfigError("config /validate/against: 'gpu' runs the ensemble on the CPU and on the GPU; drop --device cpu");
-  Where where{false, "cpu and gpu (validate against gpu)"};
-  if (against_gpu) {
-    const std::string why = gpu_missing(*st.model, {st.run.method});
-    if (!why.empty()) throw std::runtime_error("config /validate/against: 'gpu': cannot run on the GPU: " + why);
-  } else {
-    where = pick_device(opt, *st.model, {st.run.method});
-  }
+  const std::string why = gpu_missing(*st.model, {st.run.method});
+  if (!why.empty()) throw std::runtime_error("config /validate/against: 'gpu': cannot run on the GPU: " + why);
+  return {false, "cpu and gpu (validate against gpu)"};
+}
+
+int validate_command(const Options& opt) {
+  Study st = load(opt, Command::validate);
+  const bool against_gpu = st.validate.against == "gpu";
+  const Where where = validate_where(opt, st);
   st.run.gpu = where.gpu;
   // In a job of ranks (opt.team) the batches go round the ranks, one each a round; rank 0 writes
   // every member's arrays, its batches' and those the others send, and holds no more of them at
@@ -137,7 +138,7 @@ int validate_command(const Options& opt) {
         return [&, from, to](double f) { progress((double(i0) + (from + f * (to - from)) * double(s.size) * double(ranks)) / double(n)); };
       };
       s.progress = part(0, against_gpu ? 0.5 : 0.25);
-      RunResult a = st.model->run(s);
+      const RunResult a = st.model->run(s);
       s.progress = part(against_gpu ? 0.5 : 0.25, 1);
       s.gpu = true;  // the reference: the same run on the GPU, or in long double (always on the CPU)
       const RunResult b = against_gpu ? st.model->run(s) : st.model->run_extended(s);

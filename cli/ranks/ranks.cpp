@@ -426,8 +426,9 @@ int MpiJob::shared(const Options& o, Command c) {
   int verdict = ok;
   if (rank_ == 0) try {
       const Study st = load(o, c);
-      if (c == Command::converge)
-        pick_device(o, *st.model, converge_device_methods(st));  // --device gpu that cannot run: refused here, once
+      // --device gpu that cannot run, validate against a GPU it lacks: refused here, once.
+      if (c == Command::converge) pick_device(o, *st.model, converge_device_methods(st));
+      else validate_where(o, st);
     } catch (...) {
       verdict = report(std::current_exception());
     }

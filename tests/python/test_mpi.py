@@ -138,6 +138,10 @@ def test_a_bad_config_is_one_message_and_exit_2(tmp_path):
     else:
         assert p.returncode == 0, p.stderr
         (tmp_path / "out.h5").unlink()
+    # validate's own checks are rank 0's verdict too: against a GPU with --device cpu.
+    (tmp_path / "cfg.json").write_text(json.dumps(dict(cfg, validate={"against": "gpu"})))
+    rc, _, err = finish(mpirun(3, "validate", tmp_path / "cfg.json", "-o", tmp_path / "out.h5", "--device", "cpu"))
+    assert rc == 2 and err.count("liebatch:") == 1 and "/validate/against" in err, err
     assert os.listdir(tmp_path) == ["cfg.json"]
 
 
