@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -351,6 +353,28 @@ TEST(GpuOfRank, TheNodesRanksTakeItsGpusInTurn) {
   EXPECT_EQ(gpu_of_rank(2, "GPU-a1,GPU-b2,GPU-c3", 0), "GPU-c3");
   EXPECT_EQ(gpu_of_rank(1, "5", 8), "5");      // one bound device: every rank of the task keeps it
   EXPECT_EQ(gpu_of_rank(1, "", 8), "");        // an empty list hides every GPU: left so
-  EXPECT_EQ(gpu_of_rank(1, "4,,6,", 8), "6");  // (empty entries dropped)
+  // CUDA reads the list up to its first entry that names no device, and so does the choice.
+  EXPECT_EQ(gpu_of_rank(1, "4,,6,", 8), "4");
+  EXPECT_EQ(gpu_of_rank(1, "1,9,2", 4), "1");  // device 9 absent: 2 is hidden too
+  EXPECT_EQ(gpu_of_rank(1, "1,-1,2", 4), "1");
+  EXPECT_EQ(gpu_of_rank(5, "1,3,2", 4), "2");  // every entry names a device: rank 5 mod 3
+  EXPECT_EQ(gpu_of_rank(0, "-1", 4), "");      // every GPU hidden: left so
   EXPECT_EQ(gpu_of_rank(-1, "0,1", 2), "");    // no node-local rank known
+}
+
+TEST(GpuOfRank, TheRanksOwnLauncherBeatsSlurmsInheritedLocalId) {
+  using lb::cli::launcher_local_rank;
+  const auto set = [](const char* v, const char* s) { s ? ::setenv(v, s, 1) : ::unsetenv(v); };
+  const char* vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+  std::vector<std::optional<std::string>> saved;
+  for (const char* v : vars) saved.push_back(std::getenv(v) ? std::optional<std::string>(std::getenv(v)) : std::nullopt);
+  for (const char* v : vars) set(v, nullptr);
+  EXPECT_EQ(launcher_local_rank(), -1);
+  set("SLURM_LOCALID", "0");  // srun's task, or a batch script's value that mpiexec's ranks inherit
+  EXPECT_EQ(launcher_local_rank(), 0);
+  set("MPI_LOCALRANKID", "2");  // MPICH's Hydra inside a Slurm allocation
+  EXPECT_EQ(launcher_local_rank(), 2);
+  set("OMPI_COMM_WORLD_LOCAL_RANK", "1");
+  EXPECT_EQ(launcher_local_rank(), 1);
+  for (std::size_t k = 0; k < 3; ++k) set(vars[k], saved[k] ? saved[k]->c_str() : nullptr);
 }

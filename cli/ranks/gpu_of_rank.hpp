@@ -11,10 +11,13 @@
 
 namespace lb::cli {
 
-/// The node-local rank that the launcher tells this process before MPI starts (Open MPI, Slurm's
-/// srun, MPICH's Hydra), or −1 where none does.
+/// The node-local rank that the launcher tells this process before MPI starts (Open MPI, MPICH's
+/// Hydra, Slurm's srun), or −1 where none does. Slurm's comes last: a batch script's SLURM_LOCALID
+/// (0) reaches every rank that mpirun or mpiexec starts inside the allocation, and their own
+/// variable is the one that tells the rank apart. MpiJob checks the answer against MPI's node
+/// communicator once MPI has started.
 inline int launcher_local_rank() {
-  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"})
+  for (const char* v : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
     if (const char* s = std::getenv(v); s && *s) return std::atoi(s);
   return -1;
 }
@@ -31,14 +34,21 @@ inline int driver_gpus() {
 /// CUDA_VISIBLE_DEVICES for the node's rank `local`: entry `local` mod their number in `visible`
 /// (the list a launcher or the user set, e.g. Slurm's "2,3", UUIDs too), or device `local` mod
 /// `count` where none is set. "" where there is nothing to choose from: no GPU, or an empty list.
+/// The list is read as CUDA reads it (CUDA C Programming Guide, "CUDA Environment Variables"):
+/// up to its first entry that names no device (empty, negative, or an index the driver lacks),
+/// since CUDA hides that entry and every one after it.
 inline std::string gpu_of_rank(int local, const char* visible, int count) {
   if (local < 0) return "";
   std::vector<std::string> entries;
   if (visible) {
-    std::string s = visible;
+    const std::string s = visible;
     for (std::size_t at = 0; at <= s.size();) {
       const std::size_t comma = std::min(s.find(',', at), s.size());
-      if (comma > at) entries.push_back(s.substr(at, comma - at));
+      const std::string e = s.substr(at, comma - at);
+      const bool index = !e.empty() && std::all_of(e.begin(), e.end(), [](char c) { return c >= '0' && c <= '9'; });
+      const bool absent = index && count > 0 && (e.size() > 9 || std::stoi(e) >= count);
+      if (e.empty() || e[0] == '-' || absent) break;
+      entries.push_back(e);
       at = comma + 1;
     }
   } else {

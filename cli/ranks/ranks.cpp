@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -39,8 +40,10 @@ bool under_launcher() {
 MpiJob::MpiJob(int& argc, char**& argv) {
   // This rank's GPU, chosen before MPI_Init where the launcher says the node-local rank: a CUDA-
   // aware MPI may initialise CUDA there, and CUDA reads CUDA_VISIBLE_DEVICES once.
+  const char* set = std::getenv("CUDA_VISIBLE_DEVICES");
+  const std::optional<std::string> visible = set ? std::optional<std::string>(set) : std::nullopt;
   const auto narrow_gpus = [&](int local) {
-    gpu_ = gpu_of_rank(local, std::getenv("CUDA_VISIBLE_DEVICES"), driver_gpus());
+    gpu_ = gpu_of_rank(local, visible ? visible->c_str() : nullptr, driver_gpus());
     if (!gpu_.empty()) ::setenv("CUDA_VISIBLE_DEVICES", gpu_.c_str(), 1);
   };
   const int told = launcher_local_rank();
@@ -54,7 +57,9 @@ MpiJob::MpiJob(int& argc, char**& argv) {
   MPI_Comm_rank(node, &local);
   MPI_Comm_size(node, &node_ranks_);
   MPI_Comm_free(&node);
-  if (told < 0) narrow_gpus(local);
+  // MPI's node communicator has the last word: a launcher's variable may be stale (a Slurm step's
+  // SLURM_LOCALID under another launcher), and nothing has used CUDA yet on this path.
+  if (told != local) narrow_gpus(local);
 }
 
 MpiJob::~MpiJob() { MPI_Finalize(); }
