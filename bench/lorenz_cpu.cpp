@@ -3,13 +3,23 @@
 // (RKMK4 on ℝ³ is classical RK4) on packs of members and one member at a time (RunOptions::simd),
 // Boost.odeint's runge_kutta4 with OpenMP over members, and a plain
 // structure-of-arrays RK4 loop whose members sit in the vector lanes (the machine's limit for this
-// work); beside them the core's measured FMA peak (bench/RESULTS.md).
-// Usage: bench_lorenz_cpu [members (131072)] [steps (1000)]
+// work); beside them the core's measured FMA peak (bench/RESULTS.md). Given the command's program,
+// it also runs `liebatch run` of the same sweep from a config (ρ a per-member linspace) and sets its
+// wall time, HDF5 file written, against the in-process run_cpu call (issue 38's end-to-end target).
+// Usage: bench_lorenz_cpu [members (131072)] [steps (1000)] [path of liebatch]
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #include <boost/numeric/odeint.hpp>
@@ -139,6 +149,39 @@ template <class T> void rows(const char* precision, std::size_t n, int steps) {
               a == s ? "bitwise" : "differ", max_rel(a, b), max_rel(c, b));
 }
 
+/// Wall seconds of `liebatch run` on the sweep of rows<T>, writing its HDF5 file in `dir` (median
+/// of 3; the file's bytes into `bytes`), or NaN where the program failed.
+double with_command(const std::string& exe, const std::filesystem::path& dir, const char* precision, std::size_t n, int steps,
+                    std::uintmax_t& bytes) {
+  const auto config = dir / "lorenz.json", output = dir / "lorenz.h5";
+  std::ofstream(config) << "{\"model\": {\"name\": \"lorenz\", \"parameters\": {\"rho\": {\"linspace\": [0, 21, " << n
+                        << "]}}},\n \"method\": \"rkmk4\", \"time\": {\"t0\": 0, \"t1\": " << dt * steps << "}, \"step\": {\"h\": " << dt
+                        << "}, \"initial\": {\"state\": [1, 0, 0]}}\n";
+  const std::string threads = std::to_string(omp_get_max_threads());
+  std::vector<std::string> args = {exe, "run", config, "-o", output, "--threads", threads, "--precision", precision};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t quiet;  // the run's summary is not the benchmark's
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  std::vector<double> walls;
+  for (int r = 0; r < 3; ++r) {
+    std::filesystem::remove(output);
+    int status = -1;
+    const double wall = lb::bench::seconds([&] {
+      pid_t pid;
+      if (posix_spawn(&pid, exe.c_str(), &quiet, nullptr, argv.data(), environ) == 0) waitpid(pid, &status, 0);
+    });
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nan("");
+    walls.push_back(wall);
+  }
+  posix_spawn_file_actions_destroy(&quiet);
+  bytes = std::filesystem::file_size(output);
+  std::sort(walls.begin(), walls.end());
+  return walls[1];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,4 +204,18 @@ int main(int argc, char** argv) {
   for (const auto& [precision, p] : {std::pair{"double", phases<double>}, std::pair{"float", phases<float>}})
     std::printf("| %s | %.1f | %.1f | %.1f | %.3f |\n", precision, 1e3 * p.call, 1e3 * p.integrate, 1e3 * (p.call - p.integrate),
                 p.call / p.integrate);
+  if (argc > 3) {
+    char tmpl[] = "/tmp/bench_lorenz_cpu.XXXXXX";
+    if (!mkdtemp(tmpl)) return 1;
+    const std::filesystem::path dir = tmpl;
+    std::printf(
+        "\n| `liebatch run` of the sweep (ρ a linspace in the config), HDF5 written | wall (ms, median of 3) | run_cpu call in "
+        "process (ms) | command / call | file (MB) |\n|---|---:|---:|---:|---:|\n");
+    for (const auto& [precision, p] : {std::pair{"double", phases<double>}, std::pair{"float", phases<float>}}) {
+      std::uintmax_t bytes = 0;
+      const double wall = with_command(argv[3], dir, precision, n, steps, bytes);
+      std::printf("| %s | %.1f | %.1f | %.2f | %.1f |\n", precision, 1e3 * wall, 1e3 * p.call, wall / p.call, double(bytes) / 1e6);
+    }
+    std::filesystem::remove_all(dir);
+  }
 }

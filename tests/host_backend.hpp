@@ -17,6 +17,8 @@ struct HostBackend : lb::CpuBackend {
   static inline std::size_t memory = std::size_t(1) << 30;
   /// Batches started so far (launches of the start body).
   static inline long batches = 0;
+  /// As a device's memory: inputs copied in and outputs copied out, the path the GPU takes.
+  static constexpr bool host_memory = false;
 
   HostBackend() = default;
   explicit HostBackend(const lb::RunOptions&) {}

@@ -98,6 +98,23 @@ template <class Method, class T> void grid_runs_against_scalar(lb::Ensemble<lb::
     EXPECT_EQ(difference(ref, lb::run_cpu<Method>(e, o)), "") << samples << " samples";
     o.threads = 3;
     EXPECT_EQ(difference(ref, lb::run_cpu<Method>(e, o)), "") << samples << " samples, 3 threads";
+    if constexpr (std::is_same_v<T, double> && std::is_same_v<Method, lb::methods::rkmk4>) {
+      // The command line's section, chosen at run time (AnySection): of kind none, the packs take
+      // their grid runs and the run is the one without a section; a level set searched on packs
+      // takes none and finds the scalar engine's crossings.
+      using Any = lb::AnySection<T, lb::Hyperplane<T>>;
+      EXPECT_EQ(difference(ref, lb::run_cpu<Method>(e, o, Any{})), "") << samples << " samples, a section of kind none";
+      Any level;
+      level.kind = Any::Kind::level;
+      level.level = {0, T(0.5)};
+      auto searched = e;
+      searched.max_hits = 4;
+      o.simd = false;
+      const auto hits = lb::run_cpu<Method>(searched, o, level);
+      EXPECT_GT(hits.hit_t.size(), 100u);
+      o.simd = true;
+      EXPECT_EQ(difference(hits, lb::run_cpu<Method>(searched, o, level)), "") << samples << " samples, a level set searched";
+    }
   }
 }
 

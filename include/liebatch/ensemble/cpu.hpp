@@ -41,6 +41,7 @@ struct CpuBackend {
   /// Runs on packs: the members' attempts and the lane slots their packs ran (lane_occupancy()).
   std::shared_ptr<engine::LaneCounts> lanes = std::make_shared<engine::LaneCounts>();
   static constexpr bool own_chunk = true;  ///< chunk() below, not the engine's one-member launch
+  static constexpr bool host_memory = true;  ///< the engine reads inputs in place, moves outputs
 
   CpuBackend() = default;
   explicit CpuBackend(const RunOptions& o) : threads(cpu_threads(o.threads)), simd(o.simd), stop(o.stop) {}

@@ -23,6 +23,14 @@ namespace lb {
 template <class B, class V> using buffer = typename B::template vector<V>;
 
 namespace detail {
+/// Whether backend B's buffers are host memory (B::host_memory: the CPU's). The engine then reads
+/// the inputs where they lie and moves a run of one batch's buffers into its output: no copies,
+/// which cost as much as a thousand small steps' bookkeeping (bench/RESULTS.md, issue 38).
+template <class B> constexpr bool host_memory() {
+  if constexpr (requires { B::host_memory; }) return B::host_memory;
+  else return false;
+}
+
 /// A per-member input in device memory: the shared value, or this batch's slice of the values.
 template <class B, class V> struct DeviceMember {
   buffer<B, V> buf;
@@ -30,6 +38,8 @@ template <class B, class V> struct DeviceMember {
   DeviceMember(const PerMember<V>& m, std::size_t b0, std::size_t nb) {
     if (m.shared()) {
       view = {nullptr, m.v[0]};
+    } else if constexpr (host_memory<B>()) {
+      view = {m.v.data() + b0, m.v[0]};
     } else {
       buf.assign(m.v.begin() + b0, m.v.begin() + b0 + nb);
       view = {B::raw(buf), m.v[0]};
@@ -86,10 +96,6 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     throw std::invalid_argument("adaptive steps need a method with an embedded pair; this one has none");
   }
   const std::size_t n = e.size;
-  EnsembleOutput<T> out;
-  out.allocate(n, dim, nobs, e.samples);
-  if (implicit) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
-  out.device = b.name();
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.slots();
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
@@ -111,11 +117,18 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   if (from && (from->batch == 0 || from->b0 % from->batch != 0 || from->b0 >= n))
     throw std::runtime_error("checkpoint: the engine's state is for another run (batch " + std::to_string(from->b0) + " of " +
                              std::to_string(n) + " members in batches of " + std::to_string(from->batch) + ")");
+  // One batch in host memory: its final state and counters become the output's, moved at the end.
+  constexpr bool in_place = host_memory<B>();
+  const bool whole = in_place && batch >= n;
+  EnsembleOutput<T> out;
+  out.allocate(n, dim, nobs, e.samples, !whole);
+  if (implicit && !whole) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
+  out.device = b.name();
 
   double done_total = from ? double(from->b0) : 0;
   for (std::size_t b0 = from ? from->b0 : 0; b0 < n; b0 += batch) {
     const std::size_t nb = std::min(batch, n - b0);
-    buffer<B, T> y0(dim * nb), y(dim * nb), t(nb), h(nb);
+    buffer<B, T> y0(in_place ? 0 : dim * nb), y(dim * nb), t(nb), h(nb);
     buffer<B, long> j(nb), steps(nb), rejected(nb);
     buffer<B, int> sample(nb);
     buffer<B, std::uint8_t> status(nb);
@@ -123,13 +136,14 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     buffer<B, int> iterations_max(implicit ? nb : 0);
     buffer<B, T> warm(std::size_t(method.warm) * nb);  // read only after a member's first step wrote it
     buffer<B, T> st(std::size_t(slots) * nb), sy(std::size_t(slots) * dim * nb), so(std::size_t(slots) * nobs * nb);
-    buffer<B, double> done(nb);
+    buffer<B, double> done(opt.progress ? nb : 0);
     buffer<B, long> found(sections ? nb : 0), hits(sections ? nb : 0), lost(sections ? nb : 0), suspects(sections ? nb : 0),
         offset(sections ? nb : 0);
     buffer<B, T> ht(std::size_t(hit_slots) * nb), hy(std::size_t(hit_slots) * dim * nb), ho(std::size_t(hit_slots) * nobs * nb);
     const HitView<T> hv{hit_slots, B::raw(found), B::raw(hits), B::raw(lost), B::raw(suspects),
                         B::raw(ht), B::raw(hy), B::raw(ho)};
-    for (int d = 0; d < dim; ++d) b.copy(e.y0.begin() + d * n + b0, e.y0.begin() + d * n + b0 + nb, y0.begin() + d * nb);
+    if constexpr (!in_place)
+      for (int d = 0; d < dim; ++d) b.copy(e.y0.begin() + d * n + b0, e.y0.begin() + d * n + b0 + nb, y0.begin() + d * nb);
     const detail::DeviceMember<B, T> t0(e.t0, b0, nb), t1(e.t1, b0, nb);
     const detail::DeviceMember<B, StepControl<T>> ctl(e.control, b0, nb);
     const detail::DeviceMember<B, Model> models(e.model, b0, nb);
@@ -182,7 +196,9 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       from->get(k++, seconds, EngineState::Fit::exact);
       out.integrate_seconds = seconds[0];
     } else {
-      b.launch(nb, StartMember<P>{view, B::raw(y0), t0.view, ctl.view}, "start kernel");
+      const StartMember<P> start =
+          in_place ? StartMember<P>{view, e.y0.data() + b0, n, t0.view, ctl.view} : StartMember<P>{view, B::raw(y0), nb, t0.view, ctl.view};
+      b.launch(nb, start, "start kernel");
       b.synchronize("start kernel");
     }
 
@@ -267,6 +283,15 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       if (c < plan.chunks - 1) checkpoint((c + 1) * legs);
     }
     done_total += double(nb);
+    if constexpr (in_place) {
+      if (whole) {  // the buffers are std::vectors of the output's types, in its layout (nb = n)
+        out.y = std::move(y), out.t = std::move(t), out.steps = std::move(steps), out.rejected = std::move(rejected);
+        out.status = std::move(status);
+        if (implicit) out.iterations = std::move(iterations), out.iterations_max = std::move(iterations_max);
+        if constexpr (sections) out.hits = std::move(hits), out.lost_hits = std::move(lost), out.suspects = std::move(suspects);
+        continue;
+      }
+    }
     for (int d = 0; d < dim; ++d) b.copy(y.begin() + d * nb, y.begin() + (d + 1) * nb, out.y.begin() + d * n + b0);
     b.copy(t.begin(), t.end(), out.t.begin() + b0);
     b.copy(steps.begin(), steps.end(), out.steps.begin() + b0);

@@ -153,10 +153,17 @@ template <class T> struct EnsembleOutput {
     return s;
   }
 
-  void allocate(std::size_t n, int dim_, int nobs_, int samples_) {
+  /// Sizes every array for n members (zeros; status running). Without `finals`, the final state
+  /// and its counters (y, t, steps, rejected, status) stay empty: the engine moves them in whole.
+  void allocate(std::size_t n, int dim_, int nobs_, int samples_, bool finals = true) {
     size = n; dim = dim_; nobs = nobs_; samples = samples_;
-    y.assign(dim * n, T(0)); t.assign(n, T(0)); steps.assign(n, 0); rejected.assign(n, 0);
-    status.assign(n, std::uint8_t(Status::running));
+    if (finals) {
+      y.assign(dim * n, T(0));
+      t.assign(n, T(0));
+      steps.assign(n, 0);
+      rejected.assign(n, 0);
+      status.assign(n, std::uint8_t(Status::running));
+    }
     sample_t.assign(std::size_t(samples) * n, T(0));
     sample_y.assign(std::size_t(samples) * dim * n, T(0));
     sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
@@ -236,8 +243,9 @@ struct ChunkPlan {
     }
     return {0, 0, o.chunks > 0 ? o.chunks : 1, pauses};
   }
-  /// Sample slots a batch holds per member: a chunk's samples and the one before them.
-  int slots() const { return samples > 0 ? per_chunk + 1 : 0; }
+  /// Sample slots a batch holds per member: the most samples a chunk gathers (chunk 0's, with
+  /// sample 0), not more than the run has: a run of 2 samples in chunks of 64 holds 2, not 65.
+  int slots() const { return samples > 0 ? std::min(per_chunk, samples - 1) + 1 : 0; }
   /// End of chunk c: the last sample it gathers, or the fraction (c+1)/chunks of the span.
   template <class T> LB_HD T end(int c, T t0, T t1) const {
     if (c < 0) return t0;

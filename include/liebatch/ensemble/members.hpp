@@ -59,17 +59,18 @@ template <class T> struct HitView {
   T *t, *y, *obs;
 };
 
-/// Member i's trajectory state from its initial state y0[d·n + i].
+/// Member i's trajectory state from its initial state.
 template <class P> struct StartMember {
   using T = typename P::scalar;
   StateView<P> st;
-  const T* y0;
+  const T* y0;         ///< component d of member i at y0[d·stride + i]
+  std::size_t stride;  ///< the batch's size (a copy), or the ensemble's (read in place)
   MemberView<T> t0;
   MemberView<StepControl<T>> ctl;
 
   LB_HD void operator()(std::size_t i) const {
     P y;
-    for (int d = 0; d < P::size; ++d) y[d] = y0[d * st.n + i];
+    for (int d = 0; d < P::size; ++d) y[d] = y0[d * stride + i];
     st.store(i, start(y, t0[i], ctl[i].h));
   }
 };

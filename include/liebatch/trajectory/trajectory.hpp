@@ -111,9 +111,12 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   const int n = leg.samples;
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
   constexpr bool packed = is_pack_v<T>;
-  // Whether a pack may take its whole grid steps in grid_run (below).
-  constexpr bool grid_runs =
-      packed && !adaptive && !sections && is_euclidean_v<typename Model::space> && std::is_same_v<decltype(Hk::warm), NoWarm>;
+  // Whether crossings are searched: a section chosen at run time (AnySection, the command line's
+  // in double) may be none, and its run then steps as one without a section.
+  const bool searching = active(hooks.section);
+  // Whether a pack may take its whole grid steps in grid_run (below), where nothing is searched.
+  constexpr bool grid_runs = packed && !adaptive && (!sections || requires { Section::Kind::none; }) &&
+                             is_euclidean_v<typename Model::space> && std::is_same_v<decltype(Hk::warm), NoWarm>;
   auto grid_at = [&](const auto& m) { return grid_time(t0, m, c.h); };
   auto at = [](const auto& x, int l) {
     if constexpr (packed) return lane(x, l); else return x;
@@ -122,6 +125,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // lane; strobes against s.t itself, the next step's start, so that none falls between two steps.
   auto crossings = [&](const M& where, const T& t_prev, const P& y_prev, const T& hh) {
     if constexpr (sections) {
+      if (!searching) return;
       const auto hit_tol = default_hit_tol<lane_t<T>>();
       lb::for_lanes(where, [&](int l) {
         auto hit = [&](auto th, const auto& yh, bool confirmed) { hooks.on_hit(l, th, yh, confirmed); };
@@ -183,7 +187,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       };
       if constexpr (grid_runs) {
         // On ℝⁿ, a pack's run of whole grid steps that no lane's stop, pause or cap interrupts.
-        const long k = grid_steps<Method>(model, s, t0, c, live, stop, t_pause, at_grid_of, after_failure);
+        const long k = searching ? 0 : grid_steps<Method>(model, s, t0, c, live, stop, t_pause, at_grid_of, after_failure);
         if (k > 0) {
           attempts += k - 1;
           continue;
