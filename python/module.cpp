@@ -238,7 +238,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   };
   const std::uint64_t N = n, D = std::uint64_t(dim), Q = std::uint64_t(o.nobs), K = std::uint64_t(o.samples);
   const auto varied = model.varied_parameters();
-  auto values = model.member_parameters(0, n);
+  auto values = model.member_parameters(0, n, lb::cpu_threads(s.threads));
   for (std::size_t p = 0; p < varied.size(); ++p)
     put("parameters/" + varied[p].first, std::move(values[p]),
         varied[p].second == 1 ? Sink::Dims{N} : Sink::Dims{std::uint64_t(varied[p].second), N});
@@ -455,7 +455,7 @@ PYBIND11_MODULE(_liebatch, m) {
               throw py::value_error("members: expected a positive multiple of the grid's " + std::to_string(g) + " points, got " +
                                     std::to_string(members));
             r.set_rule(r.rule().sampler, members / g);
-            auto v = r.member_parameters(0, members);
+            auto v = r.member_parameters(0, members, lb::cpu_threads(0));
             const auto keys = r.varied_parameters();
             py::dict d;
             for (std::size_t p = 0; p < keys.size(); ++p)

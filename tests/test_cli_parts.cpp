@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands/order_fit.hpp"
+#include "cli/models/for_members.hpp"
 #include "cli/models/parameters.hpp"
 #include "cli/outputs/output_bytes.hpp"
 #include "cli/outputs/output_files.hpp"
@@ -377,4 +378,26 @@ TEST(GpuOfRank, TheRanksOwnLauncherBeatsSlurmsInheritedLocalId) {
   set("OMPI_COMM_WORLD_LOCAL_RANK", "1");
   EXPECT_EQ(launcher_local_rank(), 1);
   for (std::size_t k = 0; k < 3; ++k) set(vars[k], saved[k] ? saved[k]->c_str() : nullptr);
+}
+
+TEST(ForMembers, EveryMemberOnceAndTheLowestFailure) {
+  using lb::cli::for_members;
+  for (const int threads : {1, 3}) {
+    std::vector<int> seen(10000, 0);
+    for_members(seen.size(), threads, [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k) ++seen[k];
+    });
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 10000) << threads << " threads";
+    // Members 5000 on fail (ranges [3333, 6666) and [6666, 10000) on 3 threads both do): the
+    // error is member 5000's, as on one thread.
+    try {
+      for_members(seen.size(), threads, [&](std::size_t b, std::size_t e) {
+        for (std::size_t k = b; k < e; ++k)
+          if (k >= 5000) throw std::runtime_error("member " + std::to_string(k));
+      });
+      ADD_FAILURE() << "no failure";
+    } catch (const std::runtime_error& x) {
+      EXPECT_STREQ(x.what(), "member 5000") << threads << " threads";
+    }
+  }
 }

@@ -207,7 +207,7 @@ Study load(const Options& o, Command c) {
   Progress progress("checking initial states", o.quiet, {}, o.progress_always);
   std::vector<double> y;
   for (std::size_t i0 = st.members.begin; i0 < st.members.end; i0 += 65536) {
-    st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y);
+    st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y, cpu_threads(st.run.threads));
     progress(double(i0 - st.members.begin + y.size() / std::size_t(st.model->dim())) / double(st.members.count()));
   }
   return st;
@@ -271,7 +271,13 @@ double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive
 }
 
 MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
-    : w_(w), model_(*st.model), hits_(hits), adaptive_(st.run.adaptive), n_(st.members.count()), first_(st.members.begin) {
+    : w_(w),
+      model_(*st.model),
+      hits_(hits),
+      adaptive_(st.run.adaptive),
+      threads_(cpu_threads(st.run.threads)),
+      n_(st.members.count()),
+      first_(st.members.begin) {
   using K = Sink::Kind;
   const auto n = std::uint64_t(n_), d = std::uint64_t(st.model->dim());
   const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
@@ -306,7 +312,7 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   const auto c0 = std::uint64_t(i0 - first_), b = std::uint64_t(o.size);
   w_.write_columns("initial/y", y0, c0, b);
   if (model_.rule().varies()) {
-    const auto values = model_.member_parameters(i0, o.size);
+    const auto values = model_.member_parameters(i0, o.size, threads_);
     const auto keys = model_.varied_parameters();
     for (std::size_t p = 0; p < keys.size(); ++p) w_.write_columns("parameters/" + keys[p].first, values[p], c0, b);
   }

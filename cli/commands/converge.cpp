@@ -43,7 +43,7 @@ int converge_command(const Options& opt) {
   const std::size_t n = st.init.count, nh = cs.steps.size(), nm = cs.methods.size();
   const int dim = st.model->dim();
   std::vector<double> y0;
-  st.init.fill(0, n, y0);
+  st.init.fill(0, n, y0, cpu_threads(st.run.threads));
 
   // The runs, the units of work that a job of ranks shares out (Options::team): 0 the reference,
   // then each method m at every step size (1 + 2m) and the same in long double (2 + 2m), whose

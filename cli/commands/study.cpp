@@ -14,6 +14,7 @@
 #include <liebatch/sampling/unit_sampler.hpp>
 
 #include <liebatch/ensemble/sampling.hpp>
+#include "cli/models/for_members.hpp"
 #include "cli/outputs/output_files.hpp"
 
 namespace lb::cli {
@@ -391,42 +392,44 @@ nlohmann::json parse_config(const std::string& text) {
 
 }  // namespace
 
-void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0) const {
+void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0, int threads) const {
   const int dim = model->dim();
   y0.assign(std::size_t(dim) * n, 0);
-  std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim()));
   // A box draw that misses the energy level or the manifold is drawn again (its own stream of
   // draws); a Sobol' or grid point has no other draw, so it is an error.
   const std::uint32_t attempts = ensemble && sampler.kind == SamplerKind::box ? 1000 : 1;
   const bool varies = model->rule().varies();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = i0 + k, s = i % states;  // member i starts from initial state s
-    if (varies) model->rule().member(i);           // its draws in their domains, or the error naming it
-    const auto& b = base[s % base.size()];
-    bool reached = false, on = false;
-    double defect = 0;
-    for (std::uint32_t a = 0; a < attempts && !(reached && on); ++a) {
-      if (ensemble) {
-        for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(s, j, a) - 1);
-        model->perturb(b.data(), xi.data(), y.data(), i);
-      } else {
-        y = b;
-        if (varies && model->multipliers() > 0) model->project(y.data(), i);  // consistent with i's parameters
+  for_members(n, threads, [&](std::size_t k0, std::size_t k1) {
+    std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim()));
+    for (std::size_t k = k0; k < k1; ++k) {
+      const std::size_t i = i0 + k, s = i % states;  // member i starts from initial state s
+      if (varies) model->rule().member(i);           // its draws in their domains, or the error naming it
+      const auto& b = base[s % base.size()];
+      bool reached = false, on = false;
+      double defect = 0;
+      for (std::uint32_t a = 0; a < attempts && !(reached && on); ++a) {
+        if (ensemble) {
+          for (int j = 0; j < sampler.dim; ++j) xi[std::size_t(j)] = scale * (2 * sampler(s, j, a) - 1);
+          model->perturb(b.data(), xi.data(), y.data(), i);
+        } else {
+          y = b;
+          if (varies && model->multipliers() > 0) model->project(y.data(), i);  // consistent with i's parameters
+        }
+        reached = !level || model->energy_level(y.data(), energy, i);
+        defect = model->defect(y.data(), i);  // after a constrained system's projection in perturb()
+        on = defect <= tolerance;             // false for NaN
       }
-      reached = !level || model->energy_level(y.data(), energy, i);
-      defect = model->defect(y.data(), i);  // after a constrained system's projection in perturb()
-      on = defect <= tolerance;          // false for NaN
+      const std::string draws = attempts > 1 ? " in " + std::to_string(attempts) + " draws" : "";
+      if (!reached)
+        Node::fail(path + "/energy",
+                   "energy " + fmt(energy) + " is below the potential energy of member " + std::to_string(i) + "'s configuration" + draws);
+      if (!on)
+        Node::fail(path + (ensemble ? "/ensemble" : ""), "member " + std::to_string(i) + " starts off the model's manifold: defect " +
+                                                             fmt(defect) + " > tolerance " + fmt(tolerance) + draws +
+                                                             (ensemble ? " (a smaller 'scale' keeps the members nearer the state)" : ""));
+      for (int d = 0; d < dim; ++d) y0[std::size_t(d) * n + k] = y[std::size_t(d)];
     }
-    const std::string draws = attempts > 1 ? " in " + std::to_string(attempts) + " draws" : "";
-    if (!reached)
-      Node::fail(path + "/energy",
-                 "energy " + fmt(energy) + " is below the potential energy of member " + std::to_string(i) + "'s configuration" + draws);
-    if (!on)
-      Node::fail(path + (ensemble ? "/ensemble" : ""), "member " + std::to_string(i) + " starts off the model's manifold: defect " +
-                                                           fmt(defect) + " > tolerance " + fmt(tolerance) + draws +
-                                                           (ensemble ? " (a smaller 'scale' keeps the members nearer the state)" : ""));
-    for (int d = 0; d < dim; ++d) y0[std::size_t(d) * n + k] = y[std::size_t(d)];
-  }
+  });
 }
 
 namespace {

@@ -43,8 +43,8 @@ struct InitialStates {
   std::size_t count = 0;     ///< members: N₀ states, times the parameter grid's points
   std::size_t states = 1;    ///< N₀: member i starts from state i mod N₀ (MemberRule)
   std::string path;          ///< config path, for errors
-  /// States of members [i0, i0 + n) into y0 (SoA: y0[d·n + i]).
-  void fill(std::size_t i0, std::size_t n, std::vector<double>& y0) const;
+  /// States of members [i0, i0 + n) into y0 (SoA: y0[d·n + i]), made on `threads` threads.
+  void fill(std::size_t i0, std::size_t n, std::vector<double>& y0, int threads) const;
 };
 
 struct Study {

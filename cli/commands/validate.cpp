@@ -131,7 +131,7 @@ int validate_command(const Options& opt) {
       RunSpec s = st.run;
       s.size = std::min(batch, n - i0);
       s.member0 = i0;
-      st.init.fill(i0, s.size, s.y0);
+      st.init.fill(i0, s.size, s.y0, cpu_threads(s.threads));
       // Progress: the run a quarter of each batch, its reference (long double: slower) the rest; a
       // job's rank 0 draws its own batches' as the job's (the others run alongside).
       const auto part = [&](double from, double to) {
@@ -172,7 +172,7 @@ int validate_command(const Options& opt) {
     for (std::size_t u = 0; u < round; ++u) {
       const std::size_t i0 = (j0 + u) * batch;
       RunResult a{output_of(sent[u]), {}, {}};
-      st.init.fill(i0, a.out.size, y0);
+      st.init.fill(i0, a.out.size, y0, cpu_threads(st.run.threads));
       sink->add(i0, y0, a);
     }
   }

@@ -11,6 +11,7 @@
 #include <liebatch/ensemble/cpu.hpp>
 #include <liebatch/model.hpp>
 #include <liebatch/sampling/energy_level.hpp>
+#include "cli/models/for_members.hpp"
 #include "cli/models/gpu_run.hpp"
 #include "cli/models/methods.hpp"
 #include "cli/models/parameters.hpp"
@@ -56,8 +57,8 @@ class ModelRunner {
   virtual const MemberRule& rule() const = 0;
   virtual void set_rule(const UnitSampler& draws, std::size_t states) = 0;
   /// Members [i0, i0 + n)'s values of each varied parameter (all its numbers), parameter-major:
-  /// v[p][c·n + k] for component c; and the parameters' keys and sizes.
-  virtual std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n) const = 0;
+  /// v[p][c·n + k] for component c, made on `threads` threads; and the parameters' keys and sizes.
+  virtual std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n, int threads) const = 0;
   virtual std::vector<std::pair<std::string, int>> varied_parameters() const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
@@ -168,20 +169,22 @@ template <class Entry> class Runner final : public ModelRunner {
     rule_.sampler.dim = std::max(1, int(rule_.draws.size()));
     rule_.states = states;
   }
-  std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n) const override {
+  std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n, int threads) const override {
     const std::vector<int> keys = varied();
     std::vector<std::vector<double>> v;
     for (int k : keys) v.emplace_back(std::size_t(Entry::table()[std::size_t(k)].size) * n);
-    std::vector<double> x;
-    for (std::size_t i = 0; i < n; ++i) {
-      const P member = with_member<P>(base_, Entry::table(), rule_, i0 + i);  // its draws made once
-      for (std::size_t q = 0; q < keys.size(); ++q) {
-        const auto& p = Entry::table()[std::size_t(keys[q])];
-        x.resize(std::size_t(p.size));
-        p.get(member, x.data());
-        for (int c = 0; c < p.size; ++c) v[q][std::size_t(c) * n + i] = x[std::size_t(c)];
+    for_members(n, threads, [&](std::size_t b, std::size_t end) {
+      std::vector<double> x;
+      for (std::size_t i = b; i < end; ++i) {
+        const P member = with_member<P>(base_, Entry::table(), rule_, i0 + i);  // its draws made once
+        for (std::size_t q = 0; q < keys.size(); ++q) {
+          const auto& p = Entry::table()[std::size_t(keys[q])];
+          x.resize(std::size_t(p.size));
+          p.get(member, x.data());
+          for (int c = 0; c < p.size; ++c) v[q][std::size_t(c) * n + i] = x[std::size_t(c)];
+        }
       }
-    }
+    });
     return v;
   }
   std::vector<std::pair<std::string, int>> varied_parameters() const override {
@@ -245,9 +248,10 @@ template <class Entry> class Runner final : public ModelRunner {
   template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
     Ensemble<M<T>> e = ensemble_of(model_.template cast<T>(), s);
     if (rule_.varies()) {
-      e.model.v.clear();
-      for (std::size_t k = 0; k < s.size; ++k)
-        e.model.v.push_back(model_of(s.members.empty() ? s.member0 + k : s.members[k]).template cast<T>());
+      e.model.v.assign(s.size, e.model.v[0]);
+      for_members(s.size, cpu_threads(s.threads), [&](std::size_t b, std::size_t end) {
+        for (std::size_t k = b; k < end; ++k) e.model.v[k] = model_of(s.members.empty() ? s.member0 + k : s.members[k]).template cast<T>();
+      });
     }
     const RunOptions o = options_of(s);
     RunResult r;

@@ -117,11 +117,13 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   if (from && (from->batch == 0 || from->b0 % from->batch != 0 || from->b0 >= n))
     throw std::runtime_error("checkpoint: the engine's state is for another run (batch " + std::to_string(from->b0) + " of " +
                              std::to_string(n) + " members in batches of " + std::to_string(from->batch) + ")");
-  // One batch in host memory: its final state and counters become the output's, moved at the end.
+  // One batch in host memory: its final state and counters become the output's, moved at the end,
+  // and so do its sample slots where one chunk gathers every sample (the slots are then the
+  // output's samples, in its layout).
   constexpr bool in_place = host_memory<B>();
-  const bool whole = in_place && batch >= n;
+  const bool whole = in_place && batch >= n, whole_samples = whole && plan.chunks == 1;
   EnsembleOutput<T> out;
-  out.allocate(n, dim, nobs, e.samples, !whole);
+  out.allocate(n, dim, nobs, e.samples, !whole, !whole_samples);
   if (implicit && !whole) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
   out.device = b.name();
 
@@ -262,7 +264,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
           b.copy(ro.begin(), ro.begin() + std::ptrdiff_t(nrec * nobs), out.hit_obs.begin() + at * nobs);
         }
       }
-      for (int k = first; k <= last; ++k) {  // this chunk's samples into the host output
+      for (int k = first; k <= last && !whole_samples; ++k) {  // this chunk's samples into the host output
         const std::size_t slot = std::size_t(k - first);
         b.copy(st.begin() + slot * nb, st.begin() + (slot + 1) * nb, out.sample_t.begin() + std::size_t(k) * n + b0);
         for (int d = 0; d < dim; ++d) {
@@ -289,6 +291,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
         out.status = std::move(status);
         if (implicit) out.iterations = std::move(iterations), out.iterations_max = std::move(iterations_max);
         if constexpr (sections) out.hits = std::move(hits), out.lost_hits = std::move(lost), out.suspects = std::move(suspects);
+        if (whole_samples) out.sample_t = std::move(st), out.sample_y = std::move(sy), out.sample_obs = std::move(so);
         continue;
       }
     }

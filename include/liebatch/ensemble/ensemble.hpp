@@ -154,8 +154,9 @@ template <class T> struct EnsembleOutput {
   }
 
   /// Sizes every array for n members (zeros; status running). Without `finals`, the final state
-  /// and its counters (y, t, steps, rejected, status) stay empty: the engine moves them in whole.
-  void allocate(std::size_t n, int dim_, int nobs_, int samples_, bool finals = true) {
+  /// and its counters (y, t, steps, rejected, status) stay empty, and without `sampled` the
+  /// samples: the engine moves them in whole.
+  void allocate(std::size_t n, int dim_, int nobs_, int samples_, bool finals = true, bool sampled = true) {
     size = n; dim = dim_; nobs = nobs_; samples = samples_;
     if (finals) {
       y.assign(dim * n, T(0));
@@ -164,9 +165,11 @@ template <class T> struct EnsembleOutput {
       rejected.assign(n, 0);
       status.assign(n, std::uint8_t(Status::running));
     }
-    sample_t.assign(std::size_t(samples) * n, T(0));
-    sample_y.assign(std::size_t(samples) * dim * n, T(0));
-    sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
+    if (sampled) {
+      sample_t.assign(std::size_t(samples) * n, T(0));
+      sample_y.assign(std::size_t(samples) * dim * n, T(0));
+      sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
+    }
     hits.assign(n, 0);
     lost_hits.assign(n, 0);
     suspects.assign(n, 0);
