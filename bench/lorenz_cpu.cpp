@@ -173,10 +173,11 @@ double with_command(const std::string& exe, const std::filesystem::path& dir, co
       pid_t pid;
       if (posix_spawn(&pid, exe.c_str(), &quiet, nullptr, argv.data(), environ) == 0) waitpid(pid, &status, 0);
     });
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nan("");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) break;
     walls.push_back(wall);
   }
   posix_spawn_file_actions_destroy(&quiet);
+  if (walls.size() < 3) return std::nan("");
   bytes = std::filesystem::file_size(output);
   std::sort(walls.begin(), walls.end());
   return walls[1];
