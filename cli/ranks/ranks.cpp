@@ -175,6 +175,7 @@ class JobProgress {
       draw(0);
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    draw(0);  // every rank's blocks counted now: the bar ends where the job did (100 % unless stopped)
     bar_.finish();
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
