@@ -78,11 +78,15 @@ template <class T, class Level> struct AnySection {
   Stroboscopic<T> strobe;
 };
 
+/// Whether a section of type S may record nothing: NoSection, and an AnySection, whose kind may
+/// be none at run time. Only runs of such a type may step as runs without a section.
+template <class S> inline constexpr bool may_be_inactive = std::is_same_v<S, NoSection> || requires { S::Kind::none; };
+
 /// Whether a section can record anything: false for NoSection and for an AnySection of kind none,
 /// whose runs then keep no hit slots.
 template <class S> LB_HD bool active(const S& s) {
   if constexpr (std::is_same_v<S, NoSection>) return false;
-  else if constexpr (requires { s.kind; }) return s.kind != S::Kind::none;
+  else if constexpr (may_be_inactive<S>) return s.kind != S::Kind::none;
   else return true;
 }
 

@@ -115,8 +115,8 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
   // in double) may be none, and its run then steps as one without a section.
   const bool searching = active(hooks.section);
   // Whether a pack may take its whole grid steps in grid_run (below), where nothing is searched.
-  constexpr bool grid_runs = packed && !adaptive && (!sections || requires { Section::Kind::none; }) &&
-                             is_euclidean_v<typename Model::space> && std::is_same_v<decltype(Hk::warm), NoWarm>;
+  constexpr bool grid_runs = packed && !adaptive && may_be_inactive<Section> && is_euclidean_v<typename Model::space> &&
+                             std::is_same_v<decltype(Hk::warm), NoWarm>;
   auto grid_at = [&](const auto& m) { return grid_time(t0, m, c.h); };
   auto at = [](const auto& x, int l) {
     if constexpr (packed) return lane(x, l); else return x;
