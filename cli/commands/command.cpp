@@ -210,6 +210,7 @@ Study load(const Options& o, Command c) {
     st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y, cpu_threads(st.run.threads));
     progress(double(i0 - st.members.begin + y.size() / std::size_t(st.model->dim())) / double(st.members.count()));
   }
+  if (st.members.count() <= 65536) st.states = std::move(y);  // made in one fill: a run of one batch takes them
   return st;
 }
 

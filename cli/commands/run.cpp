@@ -189,7 +189,8 @@ int ensemble_command(const Options& opt, Command c) {
     RunSpec s = st.run;
     s.size = std::min(batch, first + n - i0);
     s.member0 = i0;
-    st.init.fill(i0, s.size, s.y0, cpu_threads(s.threads));
+    if (i0 == first && s.size == n && !st.states.empty()) s.y0 = std::move(st.states);
+    else st.init.fill(i0, s.size, s.y0, cpu_threads(s.threads));
     s.progress = [&](double f) { progress((double(i0 - first) + f * double(s.size)) / double(n)); };
     if (ck) {  // within a batch at the engine's pauses, between batches here
       s.checkpoint_due = [&] { return ck->due(); };

@@ -400,10 +400,11 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0,
   const std::uint32_t attempts = ensemble && sampler.kind == SamplerKind::box ? 1000 : 1;
   const bool varies = model->rule().varies();
   for_members(n, threads, [&](std::size_t k0, std::size_t k1) {
-    std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim()));
+    std::vector<double> y(static_cast<std::size_t>(dim)), xi(static_cast<std::size_t>(model->algebra_dim())),
+        numbers(model->rule().numbers());
     for (std::size_t k = k0; k < k1; ++k) {
       const std::size_t i = i0 + k, s = i % states;  // member i starts from initial state s
-      if (varies) model->rule().member(i);           // its draws in their domains, or the error naming it
+      if (varies) model->rule().member(i, numbers.data());  // its draws in their domains, or the error naming it
       const auto& b = base[s % base.size()];
       bool reached = false, on = false;
       double defect = 0;

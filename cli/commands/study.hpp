@@ -52,6 +52,9 @@ struct Study {
   std::unique_ptr<ModelRunner> model;
   RunSpec run;  ///< method, span, stepping, section (states filled per batch)
   InitialStates init;
+  /// Every member's initial state, where the check made them in one fill (init.fill's layout);
+  /// else empty. A run of one batch moves them in instead of making them again.
+  std::vector<double> states;
   /// The members this process runs, [begin, end) of init.count (--members A:B; else all).
   struct Members {
     std::size_t begin = 0, end = 0;

@@ -108,32 +108,32 @@ std::size_t MemberRule::grid() const {
   return g;
 }
 
-std::vector<double> MemberRule::member(std::size_t i) const {
-  std::vector<double> v;
+void MemberRule::member(std::size_t i, double* x) const {
   std::size_t g = i / states;  // the grid point: the last axis fastest
-  v.resize(sweeps.size());
   for (std::size_t s = sweeps.size(); s-- > 0;) {
     const std::size_t n = sweeps[s].size();
-    v[s] = sweeps[s].point(g % n);
+    x[s] = sweeps[s].point(g % n);
     g /= n;
   }
+  double* d = x + sweeps.size();
   const std::uint32_t attempts = sampler.kind == SamplerKind::box ? max_draws : 1;
-  std::vector<double> d(draws.size());
   for (std::uint32_t a = 0; a < attempts; ++a) {
-    std::size_t bad = d.size();
+    std::size_t bad = draws.size();
     for (std::size_t j = 0; j < draws.size(); ++j) {
       d[j] = draws[j].quantile(sampler(i, int(j), a));
-      if (bad == d.size() && !draws[j].admits(d[j])) bad = j;
+      if (bad == draws.size() && !draws[j].admits(d[j])) bad = j;
     }
-    if (bad == d.size()) {
-      v.insert(v.end(), d.begin(), d.end());
-      return v;
-    }
+    if (bad == draws.size()) return;
     if (a + 1 == attempts)
       throw ConfigError("config /model/parameters: member " + std::to_string(i) + " draws " + draws[bad].name + " = " + num(d[bad]) +
                         " (" + draws[bad].form + "), outside the parameter's domain (> 0)" +
                         (attempts > 1 ? " in " + std::to_string(attempts) + " draws" : " (a Sobol' point has no other draw)"));
   }
+}
+
+std::vector<double> MemberRule::member(std::size_t i) const {
+  std::vector<double> v(numbers());
+  member(i, v.data());
   return v;
 }
 

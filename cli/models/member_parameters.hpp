@@ -59,6 +59,10 @@ struct MemberRule {
   /// Member i's numbers, sweeps first, then draws. A draw outside its domain is drawn again (box:
   /// up to 1000 draws) or refused (ConfigError naming the member, the parameter and the value).
   std::vector<double> member(std::size_t i) const;
+  /// The same into x[0, numbers()), allocating nothing (member by member, in the run's loops).
+  void member(std::size_t i, double* x) const;
+  /// How many numbers vary: sweeps, then draws.
+  std::size_t numbers() const { return sweeps.size() + draws.size(); }
   /// "rho: linspace(0, 21, 4096); mass: normal(15, 0.15), box seed 3": recorded in the output.
   std::string describe() const;
 };

@@ -104,12 +104,16 @@ template <class M> void read_params(Node* node, std::span<const Param<M>> table,
 
 /// m with member i's numbers of `rule` (MemberRule::member) set.
 template <class M> M with_member(M m, std::span<const Param<M>> table, const MemberRule& rule, std::size_t i) {
-  const std::vector<double> x = rule.member(i);
+  // Scratch of this thread, grown once: members' models are made member by member, on the run's
+  // threads, and allocate nothing.
+  thread_local std::vector<double> x, v;
+  x.resize(rule.numbers());
+  rule.member(i, x.data());
   std::size_t at = 0;
   for (const auto* list : {&rule.sweeps, &rule.draws})
     for (const Variation& var : *list) {
       const Param<M>& p = table[std::size_t(var.param)];
-      std::vector<double> v(std::size_t(p.size));
+      v.resize(std::size_t(p.size));
       p.get(m, v.data());
       v[std::size_t(var.component)] = x[at++];
       p.set(m, v.data());
