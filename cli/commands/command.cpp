@@ -205,12 +205,13 @@ Study load(const Options& o, Command c) {
   check_resources(st, c, o, out);
   // Every member's state is checked now, so a bad one cannot end a long run late.
   Progress progress("checking initial states", o.quiet, {}, o.progress_always);
+  constexpr std::size_t block = 65536;  // members checked at a time
   std::vector<double> y;
-  for (std::size_t i0 = st.members.begin; i0 < st.members.end; i0 += 65536) {
-    st.init.fill(i0, std::min<std::size_t>(65536, st.members.end - i0), y, cpu_threads(st.run.threads));
+  for (std::size_t i0 = st.members.begin; i0 < st.members.end; i0 += block) {
+    st.init.fill(i0, std::min(block, st.members.end - i0), y, cpu_threads(st.run.threads));
     progress(double(i0 - st.members.begin + y.size() / std::size_t(st.model->dim())) / double(st.members.count()));
   }
-  if (st.members.count() <= 65536) st.states = std::move(y);  // made in one fill: a run of one batch takes them
+  if (st.members.count() <= block) st.states = std::move(y);  // made in one fill: a run of one batch takes them
   return st;
 }
 
