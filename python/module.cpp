@@ -22,7 +22,7 @@
 #include "cli/commands/command.hpp"
 #include "cli/commands/progress.hpp"
 #include "cli/models/gpu_run.hpp"
-#include "cli/models/methods.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/models/plugin.hpp"
 #include "cli/models/registry.hpp"
 #include <liebatch/ensemble/device.hpp>

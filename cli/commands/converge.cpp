@@ -10,7 +10,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/models/methods.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/commands/order_fit.hpp"
 #include "cli/outputs/output_bytes.hpp"
 #include "cli/plots/plot.hpp"

@@ -4,7 +4,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/models/gpu_run.hpp"
-#include "cli/models/methods.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/models/plugin.hpp"
 #include "cli/models/registry.hpp"
 

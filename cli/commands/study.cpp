@@ -15,6 +15,7 @@
 
 #include <liebatch/ensemble/sampling.hpp>
 #include "cli/models/for_members.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/outputs/output_files.hpp"
 
 namespace lb::cli {

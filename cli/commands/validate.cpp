@@ -13,7 +13,7 @@
 
 #include <liebatch/methods/half_explicit_tableau.hpp>
 
-#include "cli/models/methods.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/commands/progress.hpp"
 #include "cli/outputs/output_bytes.hpp"
 

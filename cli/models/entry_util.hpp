@@ -8,6 +8,7 @@
 
 #include "cli/config/config_node.hpp"
 #include "cli/models/parameters.hpp"
+#include "cli/models/runner.hpp"
 #include "cli/models/registry.hpp"
 
 namespace lb::cli {

@@ -23,7 +23,7 @@
 #include <random>
 #include <sstream>
 
-#include "cli/models/methods.hpp"
+#include "cli/models/method_list.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/outputs/provenance.hpp"
 
@@ -371,7 +371,7 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   if (methods.empty()) Node::fail(path + "/methods", "expected at least one method to compile the model for");
   std::string method_list, method_macro;
   for (std::size_t k = 0; k < methods.size(); ++k) {
-    if (!with_method(methods[k], [](auto) {}))
+    if (!built_in_method(methods[k]))
       Node::fail(path + "/methods/" + std::to_string(k), "unknown method '" + echo(methods[k]) + "'; `liebatch list methods` lists them");
     for (std::size_t j = 0; j < k; ++j)
       if (methods[j] == methods[k]) Node::fail(path + "/methods/" + std::to_string(k), "method '" + methods[k] + "' is listed twice");

@@ -27,12 +27,6 @@ namespace lb {
 inline namespace no_packs {
 #endif
 
-/// Number of CPU threads a run with `requested` threads uses.
-inline int cpu_threads(int requested) {
-  const int hw = int(std::thread::hardware_concurrency());
-  return requested > 0 ? requested : (hw > 0 ? hw : 1);
-}
-
 /// Host memory as the engine's device memory.
 struct CpuBackend {
   int threads = 1;   ///< threads per launch

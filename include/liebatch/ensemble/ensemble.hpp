@@ -9,6 +9,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -228,6 +229,12 @@ struct RunOptions {
   std::function<void(const EngineState&)> checkpoint;
   const EngineState* resume = nullptr;
 };
+
+/// Number of CPU threads a run with `requested` threads (RunOptions::threads) uses.
+inline int cpu_threads(int requested) {
+  const int hw = int(std::thread::hardware_concurrency());
+  return requested > 0 ? requested : (hw > 0 ? hw : 1);
+}
 
 /// What a run ended by RunOptions::stop throws: its results are discarded.
 struct Stopped : std::runtime_error {
