@@ -43,19 +43,26 @@ template <Table tab, class T, int k> LB_HD constexpr T coef_constant() {
   return T(tab == Table::bern_g2 ? c_bern[k] : c_fact[k]);
 }
 
-/// Table entry k in T: a constant for device types; extended types parse the 40-digit literals once.
+/// A whole table in an extended type, its 40-digit literals parsed once per type (host only).
+template <Table tab, class T> const auto& parsed() {
+  if constexpr (tab == Table::bern_g2) {
+    static const char* const s[] = {LB_TABLE_BERN_G2(LB_AS_STRING)};
+    static const auto c = parse_all<T>(s);
+    return c;
+  } else {
+    static const char* const s[] = {LB_TABLE_INV_FACT(LB_AS_STRING)};
+    static const auto c = parse_all<T>(s);
+    return c;
+  }
+}
+
+/// Table entry k in T: a constant for device types; extended types read parsed<tab, T>().
 template <Table tab, class T, int k> LB_HD T coef() {
   if constexpr (is_device_scalar_v<T>) {
     constexpr T v = coef_constant<tab, T, k>();
     return v;
-  } else if constexpr (tab == Table::bern_g2) {
-    static const char* const s[] = {LB_TABLE_BERN_G2(LB_AS_STRING)};
-    static const auto c = parse_all<T>(s);
-    return c[k];
   } else {
-    static const char* const s[] = {LB_TABLE_INV_FACT(LB_AS_STRING)};
-    static const auto c = parse_all<T>(s);
-    return c[k];
+    return parsed<tab, T>()[k];
   }
 }
 #undef LB_AS_NUMBER
