@@ -7,7 +7,7 @@
 #include <liebatch/methods/symplectic.hpp>
 
 #define LB_CLI_METHODS(X) LB_METHODS(X)
-// The symplectic methods, for the models they serve (methods.hpp names them in `list methods`).
+// The symplectic methods, for the models they serve (method_list.cpp names them in `list methods`).
 #define LB_CLI_SYMPLECTIC_METHODS(X) LB_SYMPLECTIC_METHODS(X)
 // The half-explicit methods, for the constrained systems.
 #define LB_CLI_CONSTRAINED_METHODS(X) LB_CONSTRAINED_METHODS(X)

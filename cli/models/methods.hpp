@@ -7,7 +7,6 @@
 #include <string>
 
 #include <liebatch/ensemble/cpu.hpp>
-#include <liebatch/methods/methods.hpp>
 
 #include "cli/models/method_list.hpp"
 #include "cli/models/method_names.hpp"

@@ -2,9 +2,9 @@
 // every method the entry takes, in float, double and long double.
 #pragma once
 #include <algorithm>
-#include <cmath>
-#include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <liebatch/ensemble/cpu.hpp>

@@ -44,7 +44,7 @@ template <class M> constexpr bool model_constrained() {
 
 /// A model whose parameters convert to scalar U: `m.cast<U>()` is the same model in U. The command
 /// line needs it for float, double and long double (one set of parameters runs in each,
-/// cli/models/model_runner.hpp), the CPU packs for Pack<T> (PackModel). Not part of Model: a model run in
+/// cli/models/runner.hpp), the CPU packs for Pack<T> (PackModel). Not part of Model: a model run in
 /// one scalar needs no cast.
 template <class M, class U>
 concept CastsTo = Model<M> && requires(const M& m) {
