@@ -98,8 +98,11 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   const std::size_t n = e.size;
   const ChunkPlan plan = ChunkPlan::make(e.samples, opt);
   const int slots = plan.slots();
+  // Without a section, or with one chosen at run time to be none, no member records a crossing,
+  // and the run has no hit buffers (their pages cost a short run more than its steps).
   constexpr bool sections = !std::is_same_v<Section, NoSection>;
-  const int hit_slots = sections && active(section) ? e.max_hits : 0;
+  const bool searching = sections && active(section);
+  const int hit_slots = searching ? e.max_hits : 0;
 
   const RunShape shape{.scalar = sizeof(T),
                        .dim = dim,
@@ -123,7 +126,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
   constexpr bool in_place = host_memory<B>();
   const bool whole = in_place && batch >= n, whole_samples = whole && plan.chunks == 1;
   EnsembleOutput<T> out;
-  out.allocate(n, dim, nobs, e.samples, !whole, !whole_samples);
+  out.allocate(n, dim, nobs, e.samples, !whole, !whole_samples, !(whole && searching));
   if (implicit && !whole) out.iterations.assign(n, 0), out.iterations_max.assign(n, 0);
   out.device = b.name();
 
@@ -139,8 +142,8 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
     buffer<B, T> warm(std::size_t(method.warm) * nb);  // read only after a member's first step wrote it
     buffer<B, T> st(std::size_t(slots) * nb), sy(std::size_t(slots) * dim * nb), so(std::size_t(slots) * nobs * nb);
     buffer<B, double> done(opt.progress ? nb : 0);
-    buffer<B, long> found(sections ? nb : 0), hits(sections ? nb : 0), lost(sections ? nb : 0), suspects(sections ? nb : 0),
-        offset(sections ? nb : 0);
+    const std::size_t nh = searching ? nb : 0;
+    buffer<B, long> found(nh), hits(nh), lost(nh), suspects(nh), offset(nh);
     buffer<B, T> ht(std::size_t(hit_slots) * nb), hy(std::size_t(hit_slots) * dim * nb), ho(std::size_t(hit_slots) * nobs * nb);
     const HitView<T> hv{hit_slots, B::raw(found), B::raw(hits), B::raw(lost), B::raw(suspects),
                         B::raw(ht), B::raw(hy), B::raw(ho)};
@@ -218,8 +221,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
         b.fill(sy, nan);
         b.fill(so, nan);
       }
-      if constexpr (sections)
-        if (p0 == 0) b.fill(found, 0L);
+      if (searching && p0 == 0) b.fill(found, 0L);
       const auto started = std::chrono::steady_clock::now();
       for (int p = p0; p < legs; ++p) {
         const double at = double(c * legs + p) / double(plan.chunks * legs);  // of the batch, before this leg
@@ -239,9 +241,11 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       }
       out.integrate_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if constexpr (sections) {  // compact this chunk's kept hits into records (scan of the kept counts)
-        b.kept_offsets(found, offset, hit_slots);
-        const long last_off = offset.back(), last_kept = KeptHits{hit_slots}(found.back());
-        const std::size_t nrec = std::size_t(last_off + last_kept);
+        std::size_t nrec = 0;
+        if (searching) {
+          b.kept_offsets(found, offset, hit_slots);
+          nrec = std::size_t(offset.back() + KeptHits{hit_slots}(found.back()));
+        }
         if (nrec > 0) {
           buffer<B, std::size_t> rm(nrec);
           buffer<B, int> ri(nrec);
@@ -290,7 +294,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
         out.y = std::move(y), out.t = std::move(t), out.steps = std::move(steps), out.rejected = std::move(rejected);
         out.status = std::move(status);
         if (implicit) out.iterations = std::move(iterations), out.iterations_max = std::move(iterations_max);
-        if constexpr (sections) out.hits = std::move(hits), out.lost_hits = std::move(lost), out.suspects = std::move(suspects);
+        if (searching) out.hits = std::move(hits), out.lost_hits = std::move(lost), out.suspects = std::move(suspects);
         if (whole_samples) out.sample_t = std::move(st), out.sample_y = std::move(sy), out.sample_obs = std::move(so);
         continue;
       }
@@ -304,7 +308,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
       b.copy(iterations.begin(), iterations.end(), out.iterations.begin() + b0);
       b.copy(iterations_max.begin(), iterations_max.end(), out.iterations_max.begin() + b0);
     }
-    if constexpr (sections) {
+    if (searching) {
       b.copy(hits.begin(), hits.end(), out.hits.begin() + b0);
       b.copy(lost.begin(), lost.end(), out.lost_hits.begin() + b0);
       b.copy(suspects.begin(), suspects.end(), out.suspects.begin() + b0);

@@ -155,9 +155,10 @@ template <class T> struct EnsembleOutput {
   }
 
   /// Sizes every array for n members (zeros; status running). Without `finals`, the final state
-  /// and its counters (y, t, steps, rejected, status) stay empty, and without `sampled` the
-  /// samples: the engine moves them in whole.
-  void allocate(std::size_t n, int dim_, int nobs_, int samples_, bool finals = true, bool sampled = true) {
+  /// and its counters (y, t, steps, rejected, status) stay empty, without `sampled` the samples,
+  /// and without `counts` the crossing counts (hits, lost_hits, suspects): the engine moves them in
+  /// whole.
+  void allocate(std::size_t n, int dim_, int nobs_, int samples_, bool finals = true, bool sampled = true, bool counts = true) {
     size = n; dim = dim_; nobs = nobs_; samples = samples_;
     if (finals) {
       y.assign(dim * n, T(0));
@@ -171,9 +172,11 @@ template <class T> struct EnsembleOutput {
       sample_y.assign(std::size_t(samples) * dim * n, T(0));
       sample_obs.assign(std::size_t(samples) * nobs * n, T(0));
     }
-    hits.assign(n, 0);
-    lost_hits.assign(n, 0);
-    suspects.assign(n, 0);
+    if (counts) {
+      hits.assign(n, 0);
+      lost_hits.assign(n, 0);
+      suspects.assign(n, 0);
+    }
   }
 
   /// Appends one record.
