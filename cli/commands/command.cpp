@@ -314,7 +314,9 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   const auto c0 = std::uint64_t(i0 - first_), b = std::uint64_t(o.size);
   w_.write_columns("initial/y", y0, c0, b);
   if (model_.rule().varies()) {
-    const auto values = model_.member_parameters(i0, o.size, threads_);
+    // (made with the run's models; a rank's batch sent to rank 0 arrives without them)
+    std::vector<std::vector<double>> made;
+    const auto& values = r.parameters.empty() ? (made = model_.member_parameters(i0, o.size, threads_)) : r.parameters;
     const auto keys = model_.varied_parameters();
     for (std::size_t p = 0; p < keys.size(); ++p) w_.write_columns("parameters/" + keys[p].first, values[p], c0, b);
   }

@@ -71,10 +71,13 @@ inline int short_pauses(const RunSpec& s) {
   return int(std::clamp(std::ceil(steps / 2000 / chunks), 1.0, std::max(1.0, std::floor(1e5 / chunks))));
 }
 
-/// A run's results in double, with the names of the state components and observables.
+/// A run's results in double, with the names of the state components and observables, and the
+/// values of the parameters that vary per member, made with the members' models (as
+/// ModelRunner::member_parameters: parameter-major, empty when none varies).
 struct RunResult {
   EnsembleOutput<double> out;
   std::vector<std::string> state_names, obs_names;
+  std::vector<std::vector<double>> parameters;
 };
 
 }  // namespace lb::cli

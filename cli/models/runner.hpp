@@ -109,19 +109,9 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n, int threads) const override {
     const std::vector<int> keys = varied();
-    std::vector<std::vector<double>> v;
-    for (int k : keys) v.emplace_back(std::size_t(Entry::table()[std::size_t(k)].size) * n);
+    std::vector<std::vector<double>> v = parameter_columns(n);
     for_members(n, threads, [&](std::size_t b, std::size_t end) {
-      std::vector<double> x;
-      for (std::size_t i = b; i < end; ++i) {
-        const P member = with_member<P>(base_, Entry::table(), rule_, i0 + i);  // its draws made once
-        for (std::size_t q = 0; q < keys.size(); ++q) {
-          const auto& p = Entry::table()[std::size_t(keys[q])];
-          x.resize(std::size_t(p.size));
-          p.get(member, x.data());
-          for (int c = 0; c < p.size; ++c) v[q][std::size_t(c) * n + i] = x[std::size_t(c)];
-        }
-      }
+      for (std::size_t i = b; i < end; ++i) put_parameters(with_member<P>(base_, Entry::table(), rule_, i0 + i), i, keys, v);
     });
     return v;
   }
@@ -164,6 +154,23 @@ template <class Entry> class Runner final : public ModelRunner {
   M<double> model_of(std::size_t i) const {
     return i == base_model || !rule_.varies() ? model_ : make(with_member<P>(base_, Entry::table(), rule_, i));
   }
+  /// Room for n members' values of the varied parameters (member_parameters' layout), and member
+  /// i's from its parameters (`keys`: varied()).
+  std::vector<std::vector<double>> parameter_columns(std::size_t n) const {
+    std::vector<std::vector<double>> v;
+    for (int k : varied()) v.emplace_back(std::size_t(Entry::table()[std::size_t(k)].size) * n);
+    return v;
+  }
+  static void put_parameters(const P& member, std::size_t i, const std::vector<int>& keys, std::vector<std::vector<double>>& v) {
+    thread_local std::vector<double> x;  // (as with_member's scratch: nothing allocated per member)
+    for (std::size_t q = 0; q < keys.size(); ++q) {
+      const auto& p = Entry::table()[std::size_t(keys[q])];
+      x.resize(std::size_t(p.size));
+      p.get(member, x.data());
+      const std::size_t n = v[q].size() / std::size_t(p.size);
+      for (int c = 0; c < p.size; ++c) v[q][std::size_t(c) * n + i] = x[std::size_t(c)];
+    }
+  }
   /// The table's indices of the varied parameters, in its order.
   std::vector<int> varied() const {
     std::vector<int> v;
@@ -185,14 +192,20 @@ template <class Entry> class Runner final : public ModelRunner {
 
   template <class T> RunResult run_as(const RunSpec& s, bool gpu) const {
     Ensemble<M<T>> e = ensemble_of(model_.template cast<T>(), s);
-    if (rule_.varies()) {
+    RunResult r;
+    if (rule_.varies()) {  // each member's parameters made once, for its model and the output
       e.model.v.assign(s.size, e.model.v[0]);
+      const std::vector<int> keys = varied();
+      r.parameters = parameter_columns(s.size);
       for_members(s.size, cpu_threads(s.threads), [&](std::size_t b, std::size_t end) {
-        for (std::size_t k = b; k < end; ++k) e.model.v[k] = model_of(s.members.empty() ? s.member0 + k : s.members[k]).template cast<T>();
+        for (std::size_t k = b; k < end; ++k) {
+          const P member = with_member<P>(base_, Entry::table(), rule_, s.members.empty() ? s.member0 + k : s.members[k]);
+          e.model.v[k] = make(member).template cast<T>();
+          put_parameters(member, k, keys, r.parameters);
+        }
       });
     }
     const RunOptions o = options_of(s);
-    RunResult r;
     r.state_names = state_names();
     r.obs_names = obs_names();
     if (gpu) {
