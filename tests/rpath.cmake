@@ -1,17 +1,24 @@
-# Every RPATH/RUNPATH entry of the given ELF files (FILES, a ;-list) is an absolute directory: an
-# empty or relative one makes the loader search the current directory or below it.
+# Every RPATH/RUNPATH entry of the given ELF files (FILES, a ;-list) is an absolute directory or
+# $ORIGIN's: an empty or relative one makes the loader search the current directory or below it.
+# The first file also needs NEEDS, the library that test cli.no_libraries_from_cwd stands in for.
 foreach(f IN LISTS FILES)
   execute_process(COMMAND readelf -d "${f}" OUTPUT_VARIABLE out RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "readelf -d ${f} failed (${rc})")
   endif()
+  if(NEEDS AND NOT out MATCHES "Shared library: \\[${NEEDS}\\]")
+    message(FATAL_ERROR "${f} does not need ${NEEDS}: cli.no_libraries_from_cwd's stand-in proves nothing")
+  endif()
+  set(NEEDS "")
   string(REGEX MATCHALL "Library r(un)?path: \\[[^]]*\\]" paths "${out}")
   foreach(p IN LISTS paths)
     string(REGEX REPLACE "^Library r(un)?path: \\[(.*)\\]$" "\\2" p "${p}")
-    string(REPLACE ":" ";" entries "x${p}x")  # (kept ends: an empty first or last entry)
+    if(p STREQUAL "" OR p MATCHES "^:|::|:$")
+      message(FATAL_ERROR "${f}: its run path '${p}' has an empty entry (the current directory)")
+    endif()
+    string(REPLACE ":" ";" entries "${p}")
     foreach(e IN LISTS entries)
-      string(REGEX REPLACE "^x|x$" "" e "${e}")
-      if(NOT e MATCHES "^/")
+      if(NOT e MATCHES "^(/|\\$ORIGIN)")
         message(FATAL_ERROR "${f}: its run path '${p}' has the entry '${e}', not an absolute directory")
       endif()
     endforeach()

@@ -154,13 +154,13 @@ template <class Entry> class Runner final : public ModelRunner {
   M<double> model_of(std::size_t i) const {
     return i == base_model || !rule_.varies() ? model_ : make(with_member<P>(base_, Entry::table(), rule_, i));
   }
-  /// Room for n members' values of the varied parameters (member_parameters' layout), and member
-  /// i's from its parameters (`keys`: varied()).
+  /// Room for n members' values of the varied parameters, in member_parameters' layout.
   std::vector<std::vector<double>> parameter_columns(std::size_t n) const {
     std::vector<std::vector<double>> v;
     for (int k : varied()) v.emplace_back(std::size_t(Entry::table()[std::size_t(k)].size) * n);
     return v;
   }
+  /// Member i's values of the varied parameters (`keys`: varied()) from its parameters, into v.
   static void put_parameters(const P& member, std::size_t i, const std::vector<int>& keys, std::vector<std::vector<double>>& v) {
     thread_local std::vector<double> x;  // (as with_member's scratch: nothing allocated per member)
     for (std::size_t q = 0; q < keys.size(); ++q) {

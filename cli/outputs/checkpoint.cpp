@@ -24,7 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr char format[] = "liebatch checkpoint 1";
+// 2: a run whose section is none keeps no hit buffers in its engine state (session 36), which a
+// build whose commit is unknown or "-dirty" would not tell by the identity alone.
+constexpr char format[] = "liebatch checkpoint 2";
 constexpr char magic[8] = {'L', 'B', 'P', 'A', 'R', 'T', 'S', '1'};
 
 // SIGUSR1: a checkpoint at the next pause; SIGTERM: a checkpoint, then the end (exit 5).

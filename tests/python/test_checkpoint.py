@@ -26,7 +26,7 @@ def top(adaptive, samples=5, t1=20):
 
 
 # The fixed-step case runs 4 times as long as the others' default (t1 = 80): on a 2-core EPYC with
-# AVX-512 its 20 s took 0.2 s, and resumed runs ended before the five kills were made.
+# AVX-512, t1 = 20 took 0.2 s of wall time, and resumed runs ended before the five kills were made.
 CASES = [("run", top(False, t1=80)), ("run", top(True)), ("poincare", lossy_section(N, t1=300))]
 IDS = ["fixed", "adaptive", "poincare"]
 
