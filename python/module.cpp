@@ -238,7 +238,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   };
   const std::uint64_t N = n, D = std::uint64_t(dim), Q = std::uint64_t(o.nobs), K = std::uint64_t(o.samples);
   const auto varied = model.varied_parameters();
-  auto values = res.parameters.empty() ? model.member_parameters(0, n, lb::cpu_threads(s.threads)) : std::move(res.parameters);
+  auto values = std::move(res.parameters);
   for (std::size_t p = 0; p < varied.size(); ++p)
     put("parameters/" + varied[p].first, std::move(values[p]),
         varied[p].second == 1 ? Sink::Dims{N} : Sink::Dims{std::uint64_t(varied[p].second), N});

@@ -273,13 +273,7 @@ double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive
 }
 
 MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)
-    : w_(w),
-      model_(*st.model),
-      hits_(hits),
-      adaptive_(st.run.adaptive),
-      threads_(cpu_threads(st.run.threads)),
-      n_(st.members.count()),
-      first_(st.members.begin) {
+    : w_(w), model_(*st.model), hits_(hits), adaptive_(st.run.adaptive), n_(st.members.count()), first_(st.members.begin) {
   using K = Sink::Kind;
   const auto n = std::uint64_t(n_), d = std::uint64_t(st.model->dim());
   const auto q = std::uint64_t(st.model->obs_names().size()), k = std::uint64_t(st.run.samples);
@@ -314,11 +308,8 @@ void MemberArrays::add(std::size_t i0, const std::vector<double>& y0, const RunR
   const auto c0 = std::uint64_t(i0 - first_), b = std::uint64_t(o.size);
   w_.write_columns("initial/y", y0, c0, b);
   if (model_.rule().varies()) {
-    // (made with the run's models; a rank's batch sent to rank 0 arrives without them)
-    std::vector<std::vector<double>> made;
-    const auto& values = r.parameters.empty() ? (made = model_.member_parameters(i0, o.size, threads_)) : r.parameters;
     const auto keys = model_.varied_parameters();
-    for (std::size_t p = 0; p < keys.size(); ++p) w_.write_columns("parameters/" + keys[p].first, values[p], c0, b);
+    for (std::size_t p = 0; p < keys.size(); ++p) w_.write_columns("parameters/" + keys[p].first, r.parameters[p], c0, b);
   }
   w_.write_columns("final/y", o.y, c0, b);
   w_.write_columns("final/t", o.t, c0, b);

@@ -100,7 +100,6 @@ class MemberArrays {
   Sink& w_;
   const ModelRunner& model_;
   bool hits_, adaptive_, newton_ = false;
-  int threads_;  ///< the run's, for the members' parameters
   std::uint64_t n_;
   std::size_t first_;  ///< the first member's index (a slice's columns start at 0)
 };

@@ -171,7 +171,8 @@ int validate_command(const Options& opt) {
     std::vector<double> y0;
     for (std::size_t u = 0; u < round; ++u) {
       const std::size_t i0 = (j0 + u) * batch;
-      RunResult a{output_of(sent[u]), {}, {}, {}};  // (its parameters: made again by the sink)
+      RunResult a{output_of(sent[u]), {}, {}, {}};
+      a.parameters = st.model->member_parameters(i0, a.out.size, cpu_threads(st.run.threads));  // (not sent)
       st.init.fill(i0, a.out.size, y0, cpu_threads(st.run.threads));
       sink->add(i0, y0, a);
     }
