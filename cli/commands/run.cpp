@@ -173,7 +173,7 @@ int ensemble_command(const Options& opt, Command c) {
     if (ck->resumed()) {
       tally.restore(ck->tally());
       start = ck->next_member();
-      if (start < first || start > first + n || (start - first) % batch != 0)
+      if (batch == 0 || start < first || start > first + n || (start - first) % batch != 0)
         throw IoError("checkpoint file 'manifest.json' in '" + echo(ck->dir()) + "' is damaged (member " + std::to_string(start) +
                       " does not start a batch of " + std::to_string(batch) + "); run again with --restart to start over");
     } else {

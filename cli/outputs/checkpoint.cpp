@@ -198,15 +198,16 @@ Parts read_parts(const std::string& dir, const json& entry, std::vector<std::uin
 
 /// Why a checkpoint made as `was` cannot go on as `now`, naming the first field that differs ("" : none).
 std::string mismatch(const json& was, const json& now) {
+  // (A field of a damaged manifest may be of any type: it is named as it is.)
+  const auto text = [](const json& v) { return echo(v.is_string() ? v.get<std::string>() : v.dump(), 200); };
   for (const auto& [key, value] : now.items()) {
-    const json old = was.contains(key) ? was[key] : json();
+    const json old = was.is_object() && was.contains(key) ? was[key] : json();
     if (old == value) continue;
     if (key == "config") return "the config differs at " + json::diff(old, value).at(0).at("path").get<std::string>();
-    if (key == "liebatch") return "it was made by liebatch " + old.get<std::string>() + ", this is " + value.get<std::string>();
+    if (key == "liebatch") return "it was made by liebatch " + text(old) + ", this is " + text(value);
     if (key == "members" && old.is_array() && old.size() == 2)
       return "it was made for members " + old[0].dump() + ":" + old[1].dump() + ", this run has " + value[0].dump() + ":" + value[1].dump();
-    return "it was made with " + key + " " + (old.is_string() ? old.get<std::string>() : old.dump()) + ", this run has " +
-           (value.is_string() ? value.get<std::string>() : value.dump());
+    return "it was made with " + key + " " + text(old) + ", this run has " + text(value);
   }
   return "";
 }
@@ -274,11 +275,12 @@ void Checkpoint::read() {
     every_ = m.at("every").get<double>();
     rows_ = m.at("rows").get<std::map<std::string, std::uint64_t>>();
     values_ = m.at("values").get<std::map<std::string, std::uint64_t>>();
+    if (!identity_.is_object() || !m.at("files").is_object()) throw std::runtime_error("its identity and files are not objects");
   } catch (const std::exception& e) {
     throw damaged(dir_, "manifest.json", echo(e.what(), 200));
   }
   std::vector<std::uint64_t> head;
-  const json& files = m.at("files");
+  const json& files = m["files"];
   if (files.contains("engine")) {
     Parts p = read_parts(dir_, files["engine"], head);
     if (head.size() != 3) throw IoError("checkpoint file of the engine's state in " + in_quotes(dir_) + " is damaged (its header)");
@@ -396,9 +398,12 @@ bool removable(const std::string& dir) {
     throw IoError("checkpoint: " + in_quotes(dir) + " is not a directory liebatch made; liebatch does not remove it");
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
-    if (job_part(f, true) && e.is_directory(ec) && !e.is_symlink(ec)) removable(e.path().string());
-    else if (!ours(f))
-      throw IoError("checkpoint: " + in_quotes(dir) + " holds " + in_quotes(f) +
+    // By name and by type, links never followed: a link or a directory under one of liebatch's names
+    // is the user's (a link to their data would have it removed through the link).
+    const fs::file_type type = e.symlink_status(ec).type();
+    if (job_part(f, true) && type == fs::file_type::directory) removable(e.path().string());
+    else if (!ours(f) || type != fs::file_type::regular)
+      throw IoError("checkpoint: " + in_quotes(dir) + " holds " + in_quotes(f) + (ours(f) ? ", which is not a file" : "") +
                     ", which liebatch did not write; liebatch removes nothing of it");
   }
   return true;
@@ -411,7 +416,7 @@ void remove_checked(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
     if (f == "job.json" || f == "manifest.json") last.push_back(e.path());
-    else if (e.is_directory()) remove_checked(e.path().string());
+    else if (e.symlink_status().type() == fs::file_type::directory) remove_checked(e.path().string());
     else fs::remove(e.path());
   }
   for (const auto& p : last) fs::remove(p);

@@ -206,6 +206,24 @@ def test_a_damaged_or_missing_checkpoint_is_a_file_error_naming_the_file(stopped
     assert p.returncode == 3 and "no checkpoint" in p.stderr, p.stderr
 
 
+@pytest.mark.parametrize("damage,status,message", [
+    (lambda m: m["values"].update(batch=0), 3, "does not start a batch of 0"),
+    (lambda m: m.pop("files"), 3, "damaged"),
+    (lambda m: m.update(files=[]), 3, "damaged"),
+    (lambda m: m["identity"].update(liebatch=5), 2, "it was made by liebatch 5, this is"),
+    (lambda m: m.update(identity=[1]), 3, "damaged"),
+], ids=["batch 0", "no files", "files a list", "version a number", "identity a list"])
+def test_a_manifest_with_fields_of_the_wrong_kind_is_refused_not_a_crash(stopped, damage, status, message):
+    cfg, out = stopped
+    manifest = str(out) + ".ckpt/manifest.json"
+    m = json.load(open(manifest))
+    damage(m)
+    json.dump(m, open(manifest, "w"))
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == status and message in p.stderr and "--restart" in p.stderr, p.stderr
+    assert not out.exists()
+
+
 def test_a_run_over_a_checkpoint_needs_resume_or_restart(stopped):
     cfg, out = stopped
     p = liebatch(*args("run", cfg, out))
@@ -215,6 +233,18 @@ def test_a_run_over_a_checkpoint_needs_resume_or_restart(stopped):
     p = liebatch(*args("run", cfg, out, "--restart"))
     assert p.returncode == 3 and "notes.txt" in p.stderr and open(mine).read() == "mine", p.stderr
     os.remove(mine)
+    # Under liebatch's names, but not its files: a link (to the user's data, which a removal that
+    # follows links would empty) and a directory. Refused; nothing of either removed.
+    victim = cfg.parent / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "sub" / "data.txt").write_text("mine")
+    ckpt = str(out) + ".ckpt"
+    for name, make in (("part-1.h5", lambda at: os.symlink(victim, at)), ("0.raw", os.mkdir)):
+        make(os.path.join(ckpt, name))
+        p = liebatch(*args("run", cfg, out, "--restart"))
+        assert p.returncode == 3 and name in p.stderr and "not a file" in p.stderr, p.stderr
+        assert (victim / "sub" / "data.txt").read_text() == "mine" and os.path.exists(os.path.join(ckpt, "manifest.json"))
+        (os.remove if name == "part-1.h5" else os.rmdir)(os.path.join(ckpt, name))
     p = liebatch(*args("run", cfg, out, "--restart"))
     assert p.returncode == 0 and out.exists() and not os.path.exists(str(out) + ".ckpt"), p.stderr
 
