@@ -6,8 +6,9 @@
 # columns are rates, so the best is the run least disturbed by the rest of the machine. Keeps the
 # raw outputs.
 # Usage: bash scripts/bench-compare.sh BASE HEAD [rounds (3)] [benchmarks (bench_engine_packs bench_lorenz_cpu)]
-# Output in ${LIEBATCH_COMPARE_DIR:-/tmp/liebatch-bench-compare}: BASE/ and HEAD/ (worktrees and
-# builds, reused by a later run), raw/ (one file per benchmark, commit and round).
+# Output in ${LIEBATCH_COMPARE_DIR:-~/.cache/liebatch/bench-compare}: BASE/ and HEAD/ (worktrees and
+# builds, reused by a later run: so the directory must be this user's alone), raw/ (one file per
+# benchmark, commit and round).
 set -euo pipefail
 [[ $# -ge 2 ]] || { sed -n 2,8p "$0" >&2; exit 2; }
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
@@ -17,7 +18,13 @@ rounds=${3:-3}
 shift $(( $# < 3 ? $# : 3 ))
 benches=("$@")
 [[ ${#benches[@]} -gt 0 ]] || benches=(bench_engine_packs bench_lorenz_cpu)
-dir=${LIEBATCH_COMPARE_DIR:-/tmp/liebatch-bench-compare}
+dir=${LIEBATCH_COMPARE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/liebatch/bench-compare}
+mkdir -p -m 700 "$dir"
+# Its builds are run: another user who could write there could plant them.
+if [[ -L $dir || $(stat -c %u "$dir") != "$(id -u)" ]] || (( 8#$(stat -c %a "$dir") & 022 )); then
+  echo "bench-compare: '$dir' is not this user's alone (a link, another owner, or writable by others); set LIEBATCH_COMPARE_DIR" >&2
+  exit 2
+fi
 mkdir -p "$dir/raw"
 for c in "$base" "$head"; do
   if [[ ! -d $dir/$c/src ]]; then git -C "$repo" worktree add --detach "$dir/$c/src" "$c" > /dev/null; fi

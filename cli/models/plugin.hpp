@@ -42,7 +42,8 @@ const ModelInfo& chain_model(int n, const std::vector<std::string>& methods, con
 std::function<void()>& before_first_plugin();
 
 /// The directory plugins are cached in: $LIEBATCH_CACHE_DIR, else $XDG_CACHE_HOME/liebatch, else
-/// ~/.cache/liebatch; with models/ under it.
+/// ~/.cache/liebatch; with models/ under it. Made if needed, returned without links, and refused
+/// (IoError) where it is relative, not this user's alone, or lies where another user can change it.
 std::string plugin_cache();
 
 }  // namespace lb::cli

@@ -157,29 +157,69 @@ fs::path current(const fs::path& dir, const std::string& key) {
   return object;
 }
 
-/// The cache directory, made if needed, and refused unless it is this user's alone: a plugin is
-/// code that this process runs.
-void check_cache(const fs::path& dir) {
+/// The cache directory, made if needed, as a path without links; refused unless it is this user's
+/// alone and no other user can rename or replace any directory above it (each is root's or this
+/// user's, and writable by no one else unless sticky, as /tmp): a plugin is code that this process
+/// runs, found by its path between the checks and dlopen.
+fs::path check_cache(const fs::path& asked) {
+  if (!asked.is_absolute())
+    throw IoError("user models: the cache directory '" + asked.string() + "' is a relative path (LIEBATCH_CACHE_DIR, HOME)");
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw IoError("user models: cannot create the cache directory '" + dir.string() + "': " + ec.message());
+  fs::create_directories(asked, ec);
+  if (ec) throw IoError("user models: cannot create the cache directory '" + asked.string() + "': " + ec.message());
+  const fs::path dir = fs::canonical(asked, ec);
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
-    throw IoError("user models: the cache directory '" + dir.string() + "' is not a directory of this user's (LIEBATCH_CACHE_DIR)");
+  if (ec || ::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid())
+    throw IoError("user models: the cache directory '" + asked.string() + "' is not a directory of this user's (LIEBATCH_CACHE_DIR)");
   if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0)
-    throw IoError("user models: the cache directory '" + dir.string() + "' is open to others and cannot be made private");
+    throw IoError("user models: the cache directory '" + asked.string() + "' is open to others and cannot be made private");
+  for (fs::path up = dir.parent_path();; up = up.parent_path()) {
+    struct stat u {};
+    if (::lstat(up.c_str(), &u) != 0 || (u.st_uid != 0 && u.st_uid != ::geteuid()) ||
+        ((u.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (u.st_mode & S_ISVTX) == 0))
+      throw IoError("user models: the cache directory '" + asked.string() + "' lies in '" + up.string() +
+                    "', which another user can change (its owner or its mode); set LIEBATCH_CACHE_DIR to a directory of yours");
+    if (up == up.root_path()) break;
+  }
+  return dir;
 }
 
-/// Build directories that a killed process left (.build-<key>-<pid>-<random>, its pid gone).
+/// This host's name, for the build directories: a cache in a home shared by several hosts holds
+/// builds in flight on others, whose process ids mean nothing here.
+std::string host() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  std::string h;
+  for (const char* c = name; *c; ++c) h += std::isalnum(static_cast<unsigned char>(*c)) || *c == '.' || *c == '-' ? *c : '_';
+  return h;
+}
+
+/// Build directories that a killed process of this host left (.build-<key>-<pid>-<random>-<host>,
+/// its pid gone).
 void sweep(const fs::path& dir) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().filename().string();
-    if (name.rfind(".build-", 0) != 0 || name.size() < 7 + 33) continue;
+    if (name.rfind(".build-", 0) != 0 || name.size() < 7 + 33 || !name.ends_with("-" + host())) continue;
     const std::string rest = name.substr(7 + 33);  // after the key and its dash
     const long pid = std::strtol(rest.c_str(), nullptr, 10);
     if (pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
   }
+}
+
+/// What a compiler reads from the environment that changes its object (include and program paths,
+/// nvcc's extra flags), and, for -march=native, the CPU it means: part of a plugin's key.
+std::string compile_environment(const std::vector<std::string>& flags) {
+  std::string v;
+  for (const char* name : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH", "LIBRARY_PATH",
+                           "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS", "NVCC_CCBIN"})
+    if (const char* x = std::getenv(name)) v += std::string(name) + "=" + x + "\n";
+  if (std::any_of(flags.begin(), flags.end(), [](const std::string& f) { return f.find("=native") != f.npos; })) {
+    std::ifstream cpu("/proc/cpuinfo");
+    for (std::string line; std::getline(cpu, line) && !line.empty();)  // the first CPU's lines
+      if (line.rfind("flags", 0) == 0 || line.rfind("Features", 0) == 0 || line.rfind("model name", 0) == 0) v += line + "\n";
+  }
+  return v;
 }
 
 /// The files a -MMD dependency list names (continued lines; "\\ ", "\\#" and "$$" escape a space,
@@ -338,12 +378,14 @@ std::function<void()>& before_first_plugin() {
 }
 
 std::string plugin_cache() {
-  if (const char* d = std::getenv("LIEBATCH_CACHE_DIR"); d && *d) return (fs::path(d) / "models").string();
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d && fs::path(d).is_absolute())
-    return (fs::path(d) / "liebatch" / "models").string();
-  const char* home = std::getenv("HOME");
-  if (!home || !*home) throw std::runtime_error("user models: no cache directory (set LIEBATCH_CACHE_DIR or HOME)");
-  return (fs::path(home) / ".cache" / "liebatch" / "models").string();
+  const auto asked = [] {
+    if (const char* d = std::getenv("LIEBATCH_CACHE_DIR"); d && *d) return fs::path(d) / "models";
+    if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d && fs::path(d).is_absolute()) return fs::path(d) / "liebatch" / "models";
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) throw std::runtime_error("user models: no cache directory (set LIEBATCH_CACHE_DIR or HOME)");
+    return fs::path(home) / ".cache" / "liebatch" / "models";
+  };
+  return check_cache(asked()).string();
 }
 
 namespace {
@@ -396,10 +438,9 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
     for (const auto& f : cc.cuda_flags) what += f + "\n";
     for (const auto& f : cc.cuda_link) what += f + "\n";
   }
-  what += u.entry + "\n" + method_list + "\n" + src.string() + "\n" + text;
+  what += compile_environment(cc.flags) + u.entry + "\n" + method_list + "\n" + src.string() + "\n" + text;
   const std::string key = hex(fnv(what)) + hex(fnv(what, 0x9e3779b97f4a7c15ull));
   const fs::path dir = plugin_cache();
-  check_cache(dir);
   const fs::path cached = current(dir, key);  // checked on every use: a header may have changed since
   if (const auto it = loaded().find(cached.string()); !cached.empty() && it != loaded().end()) return it->second.info;
   if (!cached.empty()) {
@@ -414,7 +455,7 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   // last, so that no run loads a half-written plugin, and two processes compiling the same model at
   // once both succeed and leave one.
   std::random_device rd;
-  const fs::path tmp = dir / (".build-" + key + "-" + std::to_string(::getpid()) + "-" + hex(rd()));
+  const fs::path tmp = dir / (".build-" + key + "-" + std::to_string(::getpid()) + "-" + hex(rd()) + "-" + host());
   fs::create_directory(tmp, ec);
   if (ec) throw IoError("user models: cannot create '" + tmp.string() + "': " + ec.message());
   struct Remove {

@@ -204,6 +204,25 @@ def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compile
     _, err = run_small(cache)
     assert "compiling" not in err
 
+def test_the_cache_is_refused_where_another_user_could_change_it(tmp_path, monkeypatch):
+    """A plugin is code this process runs, found by its path: the cache's directory and every one
+    above it must be beyond other users' reach (another user's, or open to all without the sticky
+    bit, could have the cache renamed and replaced between its checks and dlopen)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.chdir(tmp_path)
+    for asked, why in ((shared / "mine", "another user can change"), ("relative", "a relative path")):
+        monkeypatch.setenv("LIEBATCH_CACHE_DIR", str(asked))
+        with pytest.raises(OSError, match=why):
+            lb._liebatch.plugin_cache()
+    assert not (tmp_path / "relative").exists()
+    shared.chmod(0o1777)  # sticky, as /tmp: only an entry's owner renames it
+    os.symlink(shared, tmp_path / "link")
+    monkeypatch.setenv("LIEBATCH_CACHE_DIR", str(tmp_path / "link" / "mine"))
+    assert lb._liebatch.plugin_cache() == str((shared / "mine" / "models").resolve())  # no link left in it
+
+
 def test_a_sympy_rigid_body_gives_the_built_in_numbers(cli):
     import sympy as sp
     mu, inertia = sp.symbols("mu_x mu_y mu_z"), sp.symbols("I1 I2 I3")
