@@ -175,6 +175,8 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
     throw py::value_error("y0: " + std::to_string(n) + " members for a parameter grid of " + std::to_string(grid) +
                           " points; expected a multiple of it (member i takes grid point i / (members / points))");
   model.set_rule(model.rule().sampler, n / grid);
+  st.init.count = n;  // the header records them (members_begin, _end, _total), as a whole run's
+  st.members.begin = 0, st.members.end = n;
   st.sampler = std::to_string(n) + " states given (lb.solve's y0)" +
                (grid > 1 ? ", " + std::to_string(n / grid) + " for each of " + std::to_string(grid) + " parameter grid points" : "");
   Options opt;  // as the command line's options would give them, for the device and the header
@@ -409,16 +411,16 @@ PYBIND11_MODULE(_liebatch, m) {
   m.def("plugin_cache", &plugin_cache, "where compiled user models are cached");
   m.def(
       "merge",
-      [](const std::vector<std::string>& parts, const std::string& output, bool force) {
+      [](const std::vector<std::string>& parts, const std::vector<std::string>& names, const std::string& output, bool force) {
         Options o;
         o.output = output;
         o.force = force;
         o.quiet = true;
         o.command_line = "lb.merge(" + std::to_string(parts.size()) + " parts, " + output + ")";
         py::gil_scoped_release unlocked;
-        return merge_command(parts, o);
+        return merge_command(parts, o, "", names);
       },
-      py::arg("parts"), py::arg("output"), py::arg("force"), "liebatch merge: slices of one run joined into one file");
+      py::arg("parts"), py::arg("names"), py::arg("output"), py::arg("force"), "liebatch merge: slices of one run joined into one file");
   // A model compiled at run time (a user's, or a chain length the build lacks) links against the
   // command's code in this module: Python opened it with RTLD_LOCAL, so it is made global before
   // the first plugin is loaded (and only then: its libraries join the global scope with it).

@@ -306,6 +306,9 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
             "config /model/parameters/mass/linspace: point 2 is -1; the parameter takes a number > 0");
   EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, 2, 0]}})"),
             "config /model/parameters/mass/linspace/2: expected a point count, an integer in [1, 2^40], got 0");
+  // Two sweeps of 2^32 points: a grid of 2^64, which a product of sizes would wrap to 0.
+  EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, 2, 4294967296]}, "shift": {"linspace": [1, 2, 4294967296]}})"),
+            "config /model/parameters/shift: the sweeps' grid of 4294967296 points times 4294967296 is more than 2^40 members");
   EXPECT_EQ(refusal(R"({"mass": {"gamma": [1, 2]}})"),
             "config /model/parameters/mass/gamma: unknown variation; expected a number or an object with one of values, linspace, "
             "logspace, uniform, normal, lognormal");

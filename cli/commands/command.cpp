@@ -269,7 +269,7 @@ void describe_newton(Sink& w) {
 double newton_mean(const EnsembleOutput<double>& o, std::size_t i, bool adaptive) {
   const bool failed = !adaptive && o.status[i] == std::uint8_t(Status::nonlinear_solve_failed);
   const long attempts = o.steps[i] + o.rejected[i] + (failed ? 1 : 0);
-  return attempts > 0 ? double(o.iterations[i]) / double(attempts) : 0.0;
+  return attempts > 0 ? double(o.iterations[i]) / double(attempts) : std::nan("");  // none attempted: no mean
 }
 
 MemberArrays::MemberArrays(Sink& w, const Study& st, bool hits)

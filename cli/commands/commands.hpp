@@ -79,8 +79,10 @@ int converge_command(const Options& o);  ///< liebatch converge
 int validate_command(const Options& o);  ///< liebatch validate
 /// `liebatch merge PART.h5 ... -o ALL.h5`: slices of one run (--members) joined into the whole run's
 /// output (o.output, o.force, o.quiet, o.command_line); its attribute merged_from lists the parts,
-/// or says `origin` where given (a job of ranks, whose parts are gone once merged).
-int merge_command(const std::vector<std::string>& parts, const Options& o, const std::string& origin = "");
+/// or says `origin` where given (a job of ranks, whose parts are gone once merged); `names`, where
+/// given, name the parts there instead of their paths (lb.merge's Outputs, saved to temporaries).
+int merge_command(const std::vector<std::string>& parts, const Options& o, const std::string& origin = "",
+                  const std::vector<std::string>& names = {});
 /// `liebatch list models --source header --type T [--methods ...]`: a user's model.
 struct UserModelArgs {
   std::string source, type;

@@ -15,6 +15,7 @@
 #include <numeric>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 #include "cli/commands/command.hpp"
@@ -43,20 +44,26 @@ struct Handle {
 
 /// A part: its file, its root attributes (numbers and strings), its members [begin, end).
 struct Part {
-  std::string path;
+  std::string path, name;  ///< name: as merged_from lists it
   Handle file{-1, H5Fclose};
   std::map<std::string, std::string> text;
   std::map<std::string, double> number;
   std::size_t begin = 0, end = 0, total = 0;
-  explicit Part(std::string p) : path(std::move(p)) {}
+  Part(std::string p, std::string n) : path(std::move(p)), name(std::move(n)) {}
 };
 
+/// Whether attribute `a` holds one value (liebatch writes no other): what is read into one value.
+bool single(hid_t a) {
+  Handle space(H5Aget_space(a), H5Sclose);
+  return space >= 0 && H5Sget_simple_extent_npoints(space) == 1;
+}
+
 /// The string attribute `name` of object `obj`, fixed-size (liebatch's) or of variable size
-/// (h5py's); an IoError when it is not a string.
+/// (h5py's); an IoError when it is not one string.
 std::string string_attr(hid_t obj, const char* name) {
   Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   Handle t(H5Aget_type(a), H5Tclose);
-  if (a < 0 || H5Tget_class(t) != H5T_STRING) throw IoError(std::string("merge: attribute ") + name + " is not a string");
+  if (a < 0 || H5Tget_class(t) != H5T_STRING || !single(a)) throw IoError(std::string("merge: attribute ") + name + " is not one string");
   if (H5Tis_variable_str(t) > 0) {
     char* p = nullptr;
     if (H5Aread(a, t, &p) < 0) throw IoError(std::string("merge: cannot read attribute ") + name);
@@ -74,6 +81,7 @@ herr_t collect_attr(hid_t obj, const char* name, const H5A_info_t*, void* data) 
   auto& p = *static_cast<Part*>(data);
   Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   Handle t(H5Aget_type(a), H5Tclose);
+  if ((H5Tget_class(t) == H5T_FLOAT || H5Tget_class(t) == H5T_INTEGER) && !single(a)) return -1;
   if (H5Tget_class(t) == H5T_FLOAT || H5Tget_class(t) == H5T_INTEGER) {
     double v = 0;
     if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) return -1;
@@ -230,21 +238,24 @@ bool any_member_finished(const std::string& path) {
   return std::find(status.begin(), status.end(), std::uint8_t(Status::ok)) != status.end();
 }
 
-int merge_command(const std::vector<std::string>& paths, const Options& o, const std::string& origin) {
+int merge_command(const std::vector<std::string>& paths, const Options& o, const std::string& origin,
+                  const std::vector<std::string>& names) {
   if (paths.empty()) throw ConfigError("merge: no parts given");
+  if (!names.empty() && names.size() != paths.size()) throw std::logic_error("merge_command: a name for each part");
   if (o.output.empty()) throw ConfigError("merge: -o: give the merged file's name");
   if (const std::string why = sink_format_error(o.output); !why.empty()) throw ConfigError(why);
   check_outputs({o.output}, paths, o.force);
   h5_setup();
   std::vector<Part> parts;
   parts.reserve(paths.size());
-  for (const auto& path : paths) {
-    Part& p = parts.emplace_back(path);
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    const std::string& path = paths[k];
+    Part& p = parts.emplace_back(path, names.empty() ? path : names[k]);
     if (const std::string why = unreadable(path); !why.empty()) throw IoError("merge: cannot read '" + echo(path) + "': " + why);
     p.file.id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     if (p.file < 0) throw IoError("merge: cannot open '" + echo(path) + "' as an HDF5 file");
     if (H5Aiterate2(p.file, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_attr, &p) < 0)
-      throw IoError("merge: cannot read the attributes of '" + echo(path) + "'");
+      throw IoError("merge: cannot read the attributes of '" + echo(path) + "' (each is one number or one string in liebatch's outputs)");
     const auto cmd = p.text.find("command");
     if (!p.text.count("liebatch_version") || cmd == p.text.end() || (cmd->second != "run" && cmd->second != "poincare") ||
         !p.number.count("members_begin") || !p.number.count("members_end") || !p.number.count("members_total"))
@@ -317,7 +328,7 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
     devices.insert(p.text.count("device") ? p.text.at("device") : "unknown");
     simd.insert(p.text.count("cpu_simd") ? p.text.at("cpu_simd") : "unknown");
     batches += p.number.count("batches") ? p.number.at("batches") : 0;
-    listing += p.path + " members " + std::to_string(p.begin) + ":" + std::to_string(p.end) + "\n";
+    listing += p.name + " members " + std::to_string(p.begin) + ":" + std::to_string(p.end) + "\n";
   }
   const auto joined = [](const std::set<std::string>& s) {
     std::string r;

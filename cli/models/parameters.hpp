@@ -96,6 +96,10 @@ template <class M> void read_params(Node* node, std::span<const Param<M>> table,
       x.param = int(k);
       x.component = c;
       x.name = p.size == 1 ? std::string(p.key) : std::string(p.key) + "[" + std::to_string(c) + "]";
+      // Each sweep is at most 2^40 points, and so is their grid (its size a product that never wraps).
+      if (x.kind == Variation::sweep && double(rule.grid()) * double(x.size()) > double(max_members))
+        Node::fail(at, "the sweeps' grid of " + std::to_string(rule.grid()) + " points times " + std::to_string(x.size()) +
+                           " is more than 2^40 members");
       (x.kind == Variation::sweep ? rule.sweeps : rule.draws).push_back(std::move(x));
     }
     p.set(m, v.data());

@@ -520,11 +520,18 @@ class Output:
             raise ValueError(f"path: expected a file name ending in .h5, got {path!r}")
         if os.path.islink(path) or os.path.isdir(path):
             raise FileExistsError(f"path: {path!r} is a link or a directory; not replaced")
-        if os.path.exists(path) and not force and not _written_by_liebatch(path):
-            raise FileExistsError(f"path: {path!r} exists and liebatch did not write it (force=True replaces it)")
+        if os.path.exists(path):
+            # The command line's rules: the mode bits (root may write whatever they say), then who wrote it.
+            if not os.path.isfile(path) or not os.stat(path).st_mode & 0o222 or not os.access(path, os.W_OK):
+                raise FileExistsError(f"path: {path!r} is read-only or not a regular file; not replaced")
+            if not force and not _written_by_liebatch(path):
+                raise FileExistsError(f"path: {path!r} exists and liebatch did not write it (force=True replaces it)")
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".h5", dir=os.path.dirname(os.path.abspath(path)))
         os.close(fd)
+        mask = os.umask(0)
+        os.umask(mask)
         try:
+            os.chmod(tmp, 0o666 & ~mask)  # as a file the command line writes (mkstemp makes it 0600)
             with h5py.File(tmp, "w") as f:
                 for key, a in self.arrays.items():
                     if isinstance(a, list):
@@ -688,14 +695,16 @@ def merge(parts, path, force=False):
     never when it is a part."""
     path = os.fspath(path)
     with tempfile.TemporaryDirectory(prefix=".tmp-merge-", dir=os.path.dirname(os.path.abspath(path))) as scratch:
-        files = []
+        files, names = [], []  # names: how merged_from lists each part (an Output's file is gone after)
         for k, p in enumerate(parts):
             if isinstance(p, Output):
                 files.append(os.path.join(scratch, f"part{k}.h5"))
+                names.append(f"parts[{k}] (an Output in memory)")
                 p.save(files[-1])
             else:
                 files.append(os.fspath(p))
-        _call(_liebatch.merge, files, path, bool(force))
+                names.append(files[-1])
+        _call(_liebatch.merge, files, names, path, bool(force))
     return load(path)
 
 

@@ -27,6 +27,8 @@ def solve(**kw):
     (lambda: lb.model("heavy_top", mass=lb.linspace(-1, 1, 3)), ValueError, r"^parameter mass/linspace: point 0 is -1"),
     (lambda: lb.model("heavy_top", mass={"gamma": [1, 2]}), ValueError, r"unknown variation"),
     (lambda: lb.model("heavy_top", mass=lb.linspace(1, 2, 0)), ValueError, r"expected a point count"),
+    (lambda: lb.model("heavy_top", mass=lb.linspace(1, 2, 2**32), gravity=lb.linspace(1, 2, 2**32)), ValueError,
+     r"grid of 4294967296 points times 4294967296 is more than 2\^40 members"),
     (lambda: lb.model("heavy_top", mass="heavy"), TypeError, r"^parameter mass: expected a number"),
     (lambda: lb.model("pendulum_chain", N=np.array([1.0, 2.0])), ValueError, r"^parameter N"),
     (lambda: solve(method="rk99"), ValueError, r"^method: unknown method 'rk99'"),
@@ -127,3 +129,13 @@ def test_save_never_replaces_links_directories_or_foreign_files(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["dir.h5", "link.h5", "target.h5"]
     r.save(tmp_path / "target.h5", force=True)  # replaced only when asked
     assert lb.load(tmp_path / "target.h5").final.y.shape == (6, 1)
+    # Its mode is the command line's (0666 less the umask), and a read-only file is never replaced.
+    mask = os.umask(0o027)
+    try:
+        r.save(tmp_path / "new.h5")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "new.h5").stat().st_mode & 0o777 == 0o640
+    (tmp_path / "new.h5").chmod(0o444)
+    with pytest.raises(FileExistsError, match="read-only"):
+        r.save(tmp_path / "new.h5", force=True)

@@ -77,6 +77,8 @@ def test_python_slices_equal_the_command_lines_and_merge_into_the_whole_run(tmp_
     merged = lb.merge([lb.run_config(cfg, members=(13, N)), parts[0], lb.run_config(cfg, members=(0, 7))], tmp_path / "all.h5")
     assert_same(lb.load(whole), merged)
     assert (tmp_path / "all.h5").exists() and not [f for f in os.listdir(tmp_path) if f.startswith(".tmp-")]
+    assert merged.attrs[""]["merged_from"] == (f"parts[2] (an Output in memory) members 0:7\n{parts[0]} members 7:13\n"
+                                              "parts[0] (an Output in memory) members 13:20\n")
     with pytest.raises(KeyboardInterrupt):  # Ctrl-C is still Python's after a merge wrote a file in process
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)
@@ -151,6 +153,17 @@ def test_merge_refuses_what_is_not_the_slices_of_one_run(tmp_path):
     (tmp_path / "notes.h5").write_text("not HDF5")
     refused(tmp_path, [first, tmp_path / "notes.h5"], "cannot open", status=3)
     refused(tmp_path, [first, tmp_path / "missing.h5"], "cannot", status=3)
+    # A part given attributes of many values (each was read into one: a crash, not a refusal).
+    for name, value in (("extra", np.arange(100000.0)), ("notes", np.array([b"abcdefghij"] * 1000)),
+                        ("tags", np.array(["abc"] * 1000, dtype=h5py.string_dtype()))):
+        with h5py.File(middle, "a") as f:
+            f.attrs[name] = value
+        refused(tmp_path, [first, middle, late], "cannot read the attributes of", status=3)
+        with h5py.File(middle, "a") as f:
+            del f.attrs[name]
+    with h5py.File(middle, "a") as f:
+        f["final/y"].attrs["meaning"] = np.array([b"a", b"b"])
+    refused(tmp_path, [first, middle, late], "cannot read the attributes of dataset", status=3)
 
 
 def test_merge_never_writes_over_a_part_or_a_file_of_someone_elses(tmp_path):

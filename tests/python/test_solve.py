@@ -43,6 +43,15 @@ def solve_as(cfg, out, **kw):
                     samples=cfg["outputs"]["samples"], **steps, **kw)
 
 
+def test_a_solve_records_its_members_as_a_whole_run(tmp_path):
+    top = lb.model("heavy_top", preset="bruls_cardona")
+    r = lb.solve(top, np.repeat(np.array(top.initial, ndmin=2), 5, axis=0), t=(0, 0.01), h=1e-3)
+    root = r.attrs[""]
+    assert (root["members_begin"], root["members_end"], root["members_total"]) == (0, 5, 5)
+    r.save(tmp_path / "solve.h5")  # so a merge takes it as the whole of a run
+    assert_same(lb.merge([tmp_path / "solve.h5"], tmp_path / "merged.h5"), lb.load(tmp_path / "solve.h5"))
+
+
 @pytest.mark.parametrize("name,spec,state,method", [(n, s, y, m) for n, s, y, ms in CASES for m in ms],
                          ids=lambda v: v if isinstance(v, str) else "")
 def test_solve_equals_the_command_line(cli, name, spec, state, method):
