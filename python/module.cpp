@@ -184,6 +184,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   opt.precision = single ? "float" : "double";
   opt.command_line = "lb.solve";
   const Where where = pick_device(opt, model, {st.run.method});
+  check_resources(st, poincare ? Command::poincare : Command::run, opt, "");  // as run_config's: refused, not std::bad_alloc
 
   RunSpec s = st.run;
   s.size = n;

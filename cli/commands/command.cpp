@@ -118,8 +118,8 @@ std::vector<std::string> outputs_of(const std::string& h5, Command c, const Stud
   return v;
 }
 
-/// Refuses, before any work, a run whose output cannot fit on its file system (`out`; "" : kept in
-/// memory) or whose batches cannot fit in memory, naming both sizes.
+}  // namespace
+
 void check_resources(const Study& st, Command c, const Options& o, const std::string& out) {
   const double n = double(st.members.count());
   if (c == Command::converge) {  // every member at every step size at once, beside a long double run
@@ -141,6 +141,8 @@ void check_resources(const Study& st, Command c, const Options& o, const std::st
   check_memory(batch * member_bytes(st, c == Command::validate) + held,
                fmt_count(batch) + " members per batch" + (held > 0 ? " and an output of " + fmt_count(n) + " members in memory" : ""));
 }
+
+namespace {
 
 std::vector<std::string> status_names() {
   std::vector<std::string> v;

@@ -52,6 +52,10 @@ inline constexpr double checkpoint_batch_bytes = 1 << 27;
 /// unless asked for (`requested`) or on the GPU, which needs 2^18 members to fill it.
 std::size_t checkpoint_batch_size(const Study& st, std::size_t requested);
 
+/// Refuses, before any work, a run whose output cannot fit on its file system (`out`; "" : kept in
+/// memory, as lb.solve's and lb.run_config's) or whose batches cannot fit in memory, naming both sizes.
+void check_resources(const Study& st, Command c, const Options& o, const std::string& out);
+
 /// What must be the same for a run or poincare to go on from a checkpoint: every input of its
 /// results (the config, members, precision, device, SIMD packs, pauses, liebatch's version).
 nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu);

@@ -11,12 +11,15 @@ lists); results keep its HDF5 layout, member index last::
 See docs/python.md.
 """
 
+import contextlib
 import hashlib
 import json
 import operator
 import os
 import re
+import signal
 import tempfile
+import threading
 
 import numpy as np
 
@@ -75,6 +78,63 @@ def _finite(name, v):
     return x
 
 
+def _integer(name, v, lo, hi):
+    """v as an int in [lo, hi], or an error naming the argument (no float is truncated into one)."""
+    try:
+        x = operator.index(v)
+    except TypeError:
+        raise TypeError(f"{name}: expected an integer, got {v!r}") from None
+    if not lo <= x <= hi:
+        raise ValueError(f"{name}: expected an integer in [{lo}, {hi}], got {x}")
+    return x
+
+
+def _choice(name, v, options):
+    """v, one of `options` (the command line's choices), or a ValueError naming the argument."""
+    if not isinstance(v, str) or v not in options:
+        raise ValueError(f"{name}: expected one of {', '.join(options)}, got {v!r}")
+    return v
+
+
+_DEVICES = ("auto", "cpu", "gpu")
+_MAX_THREADS = 4096  # the command line's --threads
+_MAX_MEMBERS = 2**40
+
+
+@contextlib.contextmanager
+def _temporaries_removed_on_signal():
+    """SIGTERM and SIGHUP, where their action is the default (the process ends at once, leaving
+    whatever it was writing), raise inside the block instead, so that its cleanup removes its
+    temporaries as the command line's does; then the signal ends the process as it would have."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) == signal.SIG_DFL]
+
+    def stop(signum, frame):
+        raise _Signalled(signum)
+
+    for s in caught:
+        signal.signal(s, stop)
+    try:
+        yield
+    except _Signalled as e:
+        for s in caught:
+            signal.signal(s, signal.SIG_DFL)
+        caught = []
+        os.kill(os.getpid(), e.signum)
+        raise
+    finally:
+        for s in caught:
+            signal.signal(s, signal.SIG_DFL)
+
+
+class _Signalled(BaseException):
+    def __init__(self, signum):
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
 def _call(f, *args):
     try:
         return f(*args)
@@ -90,12 +150,12 @@ def values(xs):
 
 def linspace(a, b, n):
     """A sweep over n points from a to b, as numpy.linspace."""
-    return {"linspace": [_finite("linspace a", a), _finite("linspace b", b), int(n)]}
+    return {"linspace": [_finite("linspace a", a), _finite("linspace b", b), _integer("linspace n", n, -2**63, 2**63)]}
 
 
 def logspace(a, b, n):
     """A sweep over n points from 10**a to 10**b, as numpy.logspace."""
-    return {"logspace": [_finite("logspace a", a), _finite("logspace b", b), int(n)]}
+    return {"logspace": [_finite("logspace a", a), _finite("logspace b", b), _integer("logspace n", n, -2**63, 2**63)]}
 
 
 def uniform(a, b):
@@ -444,21 +504,21 @@ class Hyperplane:
     only hits where another component is above (or below) a value."""
 
     def __init__(self, component, value=0.0, direction="both", where=None):
-        self.json = {"type": "hyperplane", "component": component, "value": float(value), "direction": direction}
+        self.json = {"type": "hyperplane", "component": component, "value": _finite("value", value), "direction": direction}
         if where is not None:
             if not (isinstance(where, (tuple, list)) and len(where) == 3 and where[1] in ("<", ">")):
                 raise ValueError(f"section where: expected (component, '<' or '>', value), got {where!r}")
             key = "less_than" if where[1] == "<" else "greater_than"
-            self.json["condition"] = {"component": where[0], key: float(where[2])}
+            self.json["condition"] = {"component": where[0], key: _finite("where value", where[2])}
 
 
 class Stroboscopic:
     """The state at t0 + k·period, k >= 1, inside the run's span."""
 
     def __init__(self, period, t0=None):
-        self.json = {"type": "stroboscopic", "period": float(period)}
+        self.json = {"type": "stroboscopic", "period": _finite("period", period)}
         if t0 is not None:
-            self.json["t0"] = float(t0)
+            self.json["t0"] = _finite("t0", t0)
 
 
 # --- Results
@@ -513,8 +573,8 @@ class Output:
     def save(self, path, force=False):
         """Writes the output as `liebatch` writes it (lb.load reads it back). An existing file is
         replaced only if liebatch wrote it, or with force=True; never a directory or a link. The file
-        appears complete or not at all (written beside it, then renamed)."""
-        import h5py
+        appears complete or not at all (written beside it, then renamed; SIGTERM or SIGHUP meanwhile
+        removes it first)."""
         path = os.fspath(path)
         if not path.endswith(".h5"):
             raise ValueError(f"path: expected a file name ending in .h5, got {path!r}")
@@ -526,6 +586,12 @@ class Output:
                 raise FileExistsError(f"path: {path!r} is read-only or not a regular file; not replaced")
             if not force and not _written_by_liebatch(path):
                 raise FileExistsError(f"path: {path!r} exists and liebatch did not write it (force=True replaces it)")
+        with _temporaries_removed_on_signal():
+            self._write(path)
+
+    def _write(self, path):
+        """save's file, written beside `path` and renamed over it."""
+        import h5py
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".h5", dir=os.path.dirname(os.path.abspath(path)))
         os.close(fd)
         mask = os.umask(0)
@@ -592,13 +658,14 @@ def _y0(y0, model):
     if a.dtype.kind not in "fiu" or a.dtype == np.float16:
         raise TypeError(f"y0: expected an array of float64 or float32 numbers, got dtype {a.dtype}")
     single = a.dtype == np.float32
+    given = a.shape  # (named in errors: the shape passed, not the one repeated below)
     a = np.ascontiguousarray(a, dtype=np.float64)
-    if a.ndim == 1:  # one state for every point of the parameter grid
-        a = np.repeat(a[None, :], model.grid, axis=0)
     dims = (model.dim,) if not model.multipliers else (model.dim, model.dim - model.multipliers)
+    if a.ndim == 1 and a.shape[0] in dims:  # one state for every point of the parameter grid
+        a = np.repeat(a[None, :], model.grid, axis=0)
     if a.ndim != 2 or a.shape[1] not in dims:
         without = f" or (members, {dims[1]}) without the multipliers" if len(dims) > 1 else ""
-        raise ValueError(f"y0: expected an array of shape (members, {model.dim}){without}, got shape {a.shape}")
+        raise ValueError(f"y0: expected an array of shape (members, {model.dim}){without}, got shape {given}")
     if len(a) == 0:
         raise ValueError(f"y0: no members (shape {a.shape})")
     bad = np.argwhere(~np.isfinite(a))
@@ -624,6 +691,9 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     a, single = _y0(y0, model)
     if tolerance is None:  # the config's default; float32 states are rounded to float first
         tolerance = 1e-6 if single else 1e-10
+    if not _finite("tolerance", tolerance) >= 0:
+        raise ValueError(f"tolerance: expected a number >= 0, got {tolerance!r}")
+    _choice("device", device, _DEVICES)
     if single and section is not None:
         raise ValueError("y0: float32 runs take no section (sections are located in double)")
     if not (isinstance(t, (tuple, list, np.ndarray)) and len(t) == 2):
@@ -642,11 +712,11 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
             raise ValueError("h: expected a step size (or atol/rtol for adaptive steps)")
         step["h"] = _finite("h", h)
     if max_steps is not None:
-        step["max_steps"] = int(max_steps)
+        step["max_steps"] = _integer("max_steps", max_steps, 1, 2**62)
     if not isinstance(method, str):
         raise TypeError(f"method: expected a method's name (lb.methods()), got {method!r}")
     config = {"model": model.spec, "method": method, "time": {"t0": t0, "t1": t1}, "step": step,
-              "outputs": {"samples": int(samples)},
+              "outputs": {"samples": _integer("samples", samples, 0, 2**62)},
               # The config needs a state; every row, this one too, is checked by the binding, naming y0.
               "initial": {"state": [float(x) for x in a[0]], "tolerance": 1e300}}
     if model.sampler:
@@ -654,9 +724,9 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     if section is not None:
         if not isinstance(section, (Hyperplane, Stroboscopic)):
             raise TypeError(f"section: expected lb.Hyperplane or lb.Stroboscopic, got {type(section).__name__}")
-        config["section"] = dict(section.json, max_hits=int(max_hits))
+        config["section"] = dict(section.json, max_hits=_integer("max_hits", max_hits, 0, 2**62))
     arrays, attrs = _call(_liebatch.solve, _json(config), section is not None, a, single, bool(normalize),
-                          _finite("tolerance", tolerance), device, int(threads), bool(simd), _progress(progress))
+                          float(tolerance), device, _integer("threads", threads, 0, _MAX_THREADS), bool(simd), _progress(progress))
     if single:
         for k in _FLOAT_KEYS:
             if k in arrays:
@@ -682,8 +752,11 @@ def statistics(out, bins=32, lo=None, hi=None, threads=0):
         hit_obs = np.zeros((len(member), 0))
     lo = None if lo is None else _finite("lo", lo)
     hi = None if hi is None else _finite("hi", hi)
-    return _liebatch.statistics(obs, np.ascontiguousarray(out["final/status"], dtype=np.uint8), member, hit_obs, int(bins), lo, hi,
-                                int(threads))
+    bins = _integer("bins", bins, 1, 2**24)
+    if obs.shape[0] * max(nobs, 1) * bins > 2**28:  # the histograms' counts: at most 2 GiB
+        raise ValueError(f"bins: {bins} bins for each of {obs.shape[0]} samples x {nobs} observables are more than 2^28 counts")
+    return _liebatch.statistics(obs, np.ascontiguousarray(out["final/status"], dtype=np.uint8), member, hit_obs, bins, lo, hi,
+                                _integer("threads", threads, 0, _MAX_THREADS))
 
 
 def merge(parts, path, force=False):
@@ -694,7 +767,8 @@ def merge(parts, path, force=False):
     ValueError); an existing `path` is replaced only if liebatch wrote it, or with force=True, and
     never when it is a part."""
     path = os.fspath(path)
-    with tempfile.TemporaryDirectory(prefix=".tmp-merge-", dir=os.path.dirname(os.path.abspath(path))) as scratch:
+    with _temporaries_removed_on_signal(), tempfile.TemporaryDirectory(prefix=".tmp-merge-",
+                                                                       dir=os.path.dirname(os.path.abspath(path))) as scratch:
         files, names = [], []  # names: how merged_from lists each part (an Output's file is gone after)
         for k, p in enumerate(parts):
             if isinstance(p, Output):
@@ -731,6 +805,8 @@ def run_config(config, command="run", device="auto", precision="double", threads
         text, path = _json(config), ""
     else:
         text, path = "", os.fspath(config)
-    arrays, attrs, status = _liebatch.run_config(text, path, command, device, precision, int(threads), bool(simd), int(batch),
-                                                 span, _progress(progress))
+    arrays, attrs, status = _liebatch.run_config(text, path, command, _choice("device", device, _DEVICES),
+                                                 _choice("precision", precision, ("double", "float")),
+                                                 _integer("threads", threads, 0, _MAX_THREADS), bool(simd),
+                                                 _integer("batch", batch, 0, _MAX_MEMBERS), span, _progress(progress))
     return Output(arrays, attrs, status)

@@ -3,6 +3,9 @@
 that are no numbers), and nothing run."""
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -11,6 +14,8 @@ import pytest
 import liebatch as lb
 
 TOP = lb.model("heavy_top", preset="bruls_cardona")
+LORENZ = {"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 0.01}, "step": {"h": 1e-3},
+          "initial": {"state": [1, 0, 0]}}
 
 
 def solve(**kw):
@@ -44,6 +49,8 @@ def solve(**kw):
     (lambda: solve(section=lb.Hyperplane("Gamma_x", 0), max_hits=0), ValueError, r"^max_hits: "),
     (lambda: solve(y0=np.zeros((4, 5))), ValueError, r"^y0: expected an array of shape \(members, 6\), got shape \(4, 5\)"),
     (lambda: solve(y0=np.zeros((0, 6))), ValueError, r"^y0: no members"),
+    (lambda: solve(y0=1.0), ValueError, r"^y0: expected an array of shape \(members, 6\), got shape \(\)$"),
+    (lambda: solve(y0=np.zeros(4)), ValueError, r"got shape \(4,\)$"),
     (lambda: solve(y0=np.array([np.nan, 0, 0, 0, 0, 1.0])), ValueError, r"^y0\[0, 0\] is nan; expected finite numbers"),
     (lambda: solve(y0=np.array([[0, 0, 0, 0, 0, 1.0], [0, 0, 0, 0, 0, 2.0]])), ValueError,
      r"^y0\[1\] is off the model's manifold: defect 1.* > tolerance .*normalize=True"),
@@ -68,6 +75,22 @@ def solve(**kw):
                             "time": {"t0": 0, "t1": 1}, "step": {"h": 1e-3}}, "run", "gpu"), RuntimeError,
      r"device 'gpu' requested but unusable"),
     (lambda: solve(device="gpu"), RuntimeError, r"device 'gpu' requested but unusable"),
+    # The command line's choices and ranges for its options, named as arguments (they ran as "auto",
+    # in double, or on 3000 threads before).
+    (lambda: solve(device="bogus"), ValueError, r"^device: expected one of auto, cpu, gpu, got 'bogus'"),
+    (lambda: solve(threads=5000), ValueError, r"^threads: expected an integer in \[0, 4096\], got 5000"),
+    (lambda: solve(samples=2.7), TypeError, r"^samples: expected an integer, got 2.7"),
+    (lambda: solve(tolerance=-1), ValueError, r"^tolerance: expected a number >= 0, got -1"),
+    (lambda: lb.run_config(LORENZ, precision="quad"), ValueError, r"^precision: expected one of double, float, got 'quad'"),
+    (lambda: lb.run_config(LORENZ, batch=-1), ValueError, r"^batch: expected an integer in \[0, "),
+    (lambda: lb.run_config(LORENZ, threads=-2), ValueError, r"^threads: expected an integer in \[0, 4096\], got -2"),
+    (lambda: lb.linspace(0, 1, 2.9), TypeError, r"^linspace n: expected an integer, got 2.9"),
+    (lambda: lb.Hyperplane(0, value=float("nan")), ValueError, r"^value: expected a finite number, got nan"),
+    (lambda: lb.Stroboscopic(float("inf")), ValueError, r"^period: expected a finite number, got inf"),
+    (lambda: lb.statistics(solve(samples=3), bins=2**40), ValueError, r"^bins: expected an integer in \[1, 16777216\]"),
+    # Refused before any allocation, as the command line refuses it (it was std::bad_alloc, or swap).
+    (lambda: solve(y0=np.repeat(np.array(TOP.initial, ndmin=2), 1000, axis=0), samples=2**24), ValueError,
+     r"needs about .* of memory"),
 ])
 def test_bad_input_names_the_argument_and_value(make, error, text):
     with pytest.raises(error, match=text):
@@ -139,3 +162,25 @@ def test_save_never_replaces_links_directories_or_foreign_files(tmp_path):
     (tmp_path / "new.h5").chmod(0o444)
     with pytest.raises(FileExistsError, match="read-only"):
         r.save(tmp_path / "new.h5", force=True)
+
+
+def test_save_ended_by_sigterm_leaves_no_temporary(tmp_path):
+    """SIGTERM in the middle of save (sent from its write: deterministic) removes the temporary, then
+    ends the process as SIGTERM does."""
+    script = f"""
+import os, signal
+import numpy as np
+import liebatch as lb
+class Bomb:
+    def __array__(self, dtype=None, copy=None):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return np.zeros(3)
+top = lb.model("heavy_top", preset="bruls_cardona")
+r = lb.solve(top, top.initial, t=(0, 0.01), h=1e-3)
+r.arrays["zzz"] = Bomb()
+r.save({str(tmp_path / "out.h5")!r})
+print("not ended")
+"""
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert p.returncode == -signal.SIGTERM and "not ended" not in p.stdout, (p.returncode, p.stderr)
+    assert os.listdir(tmp_path) == []
