@@ -74,6 +74,9 @@ TEST(OrderFit, FailedRunsAndTooFewPointsGiveNoOrder) {
   const auto g = fit_order({0.1, 0.05}, {1e-4, 6.25e-6}, {NAN, 1e-16});
   EXPECT_NEAR(g.order, 4, 1e-12);
   EXPECT_NE(g.note.find("round-off not measured at 1"), std::string::npos) << g.note;
+  // An error of exactly 0 (a member at a fixed point) is a run that worked: below round-off, not failed.
+  const auto z = fit_order({0.1, 0.05}, {0, 0}, {0, 0});
+  EXPECT_EQ(z.use, (std::vector<PointUse>{PointUse::roundoff, PointUse::roundoff}));
 }
 
 TEST(OrderFit, TheSettledToleranceScalesWithTheStepRatio) {
@@ -309,6 +312,9 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
   // Two sweeps of 2^32 points: a grid of 2^64, which a product of sizes would wrap to 0.
   EXPECT_EQ(refusal(R"({"mass": {"linspace": [1, 2, 4294967296]}, "shift": {"linspace": [1, 2, 4294967296]}})"),
             "config /model/parameters/shift: the sweeps' grid of 4294967296 points times 4294967296 is more than 2^40 members");
+  // Ends whose difference overflows: every point between them would be NaN or inf.
+  for (const char* wide : {R"({"mass": {"linspace": [1e308, -1e308, 3]}})", R"({"shift": {"uniform": [-1e308, 1e308]}})"})
+    EXPECT_NE(refusal(wide).find("expected ends a, b whose difference is finite in double"), std::string::npos) << refusal(wide);
   EXPECT_EQ(refusal(R"({"mass": {"gamma": [1, 2]}})"),
             "config /model/parameters/mass/gamma: unknown variation; expected a number or an object with one of values, linspace, "
             "logspace, uniform, normal, lognormal");

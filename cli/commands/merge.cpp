@@ -11,6 +11,7 @@
 #include <cmath>
 #include <iostream>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -302,10 +303,20 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
   std::vector<Part> sorted;
   for (auto k : order) sorted.push_back(std::move(parts[k]));
 
-  // The same datasets in every part, of the same shape but for the members.
+  // The same datasets in every part, of the same shape but for the members; the bytes they hold
+  // (as their shapes say), which the merged file needs on its file system.
   const auto sets = datasets(sorted.front());
+  const auto bytes = [](const std::map<std::string, Dataset>& d) {
+    double b = 0;
+    for (const auto& [name, s] : d)
+      if (s.shape != Dataset::names)
+        b += std::accumulate(s.dims.begin(), s.dims.end(), s.kind == Sink::Kind::u8 ? 1.0 : 8.0, std::multiplies<double>());
+    return b;
+  };
+  double needed = 65536 + bytes(sets);
   for (std::size_t k = 1; k < sorted.size(); ++k) {
     const auto other = datasets(sorted[k]);
+    needed += bytes(other);
     for (const auto& [name, s] : sets) {
       const auto it = other.find(name);
       const bool same =
@@ -319,6 +330,7 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
       throw ConfigError("merge: '" + echo(sorted[k].path) + "' has datasets that '" + echo(sorted.front().path) + "' has not");
   }
 
+  check_space(o.output, needed, std::to_string(sorted.size()) + " parts' datasets");
   H5Sink w(o.output);
   const Part& first = sorted.front();
   std::set<std::string> devices, simd;

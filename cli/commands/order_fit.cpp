@@ -37,6 +37,7 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
   std::vector<std::size_t> c;  // candidates: finite errors well above their round-off
   for (std::size_t j = 0; j < n; ++j) {
     if (!(h[j] < span)) f.use[j] = PointUse::whole_span;
+    else if (e[j] == 0) f.use[j] = PointUse::roundoff;  // exact (a fixed point): nothing above round-off to fit
     else if (!(std::isfinite(e[j]) && e[j] > 0)) f.use[j] = PointUse::failed;
     else if (e[j] < roundoff_factor * r[j]) f.use[j] = PointUse::roundoff;
     else c.push_back(j);

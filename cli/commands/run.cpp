@@ -38,25 +38,30 @@ struct Drift {
         for (int q = 0; q < o.nobs; ++q) {
           const auto at = [&](int kk) { return o.sample_obs[(std::size_t(kk) * std::size_t(o.nobs) + std::size_t(q)) * o.size + i]; };
           double& w = worst[std::size_t(k * o.nobs + q)];
-          w = std::max(w, std::abs(at(k) - at(0)));
+          const double d = std::abs(at(k) - at(0));
+          if (std::isnan(d) || d > w) w = d;  // a NaN stays: it is no drift of 0
         }
       }
     }
   }
-  /// One series per observable, exact zeros left out (no logarithm); observables that never drift
-  /// are named in `exact` instead.
-  std::vector<Series> series(const std::vector<std::string>& names, std::string& exact) const {
+  /// One series per observable, exact zeros and NaN left out (no logarithm); observables that never
+  /// drift are named in `exact` instead, those NaN at some sample in `nan`.
+  std::vector<Series> series(const std::vector<std::string>& names, std::string& exact, std::string& nan) const {
     std::vector<Series> v;
     const std::size_t nobs = names.size();
     for (std::size_t q = 0; q < nobs; ++q) {
       Series s{names[q], {}, {}};
-      for (std::size_t k = 1; k < t.size(); ++k)
+      bool nans = false;
+      for (std::size_t k = 1; k < t.size(); ++k) {
+        nans = nans || std::isnan(worst[k * nobs + q]);
         if (worst[k * nobs + q] > 0) {
           s.x.push_back(t[k]);
           s.y.push_back(worst[k * nobs + q]);
         }
-      if (s.x.empty()) exact += (exact.empty() ? "" : ", ") + names[q];
-      else v.push_back(std::move(s));
+      }
+      if (nans) nan += (nan.empty() ? "" : ", ") + names[q];
+      if (!s.x.empty()) v.push_back(std::move(s));
+      else if (!nans) exact += (exact.empty() ? "" : ", ") + names[q];
     }
     return v;
   }
@@ -83,6 +88,7 @@ struct Tally {
     }
     for (std::size_t i = 0; i < o.iterations.size(); ++i) {
       const double m = newton_mean(o, i, adaptive);
+      if (std::isnan(m)) continue;  // no step attempted
       newton_sum += m;
       newton_worst = std::max(newton_worst, m);
       newton_most = std::max<long>(newton_most, o.iterations_max[i]);
@@ -183,6 +189,10 @@ int ensemble_command(const Options& opt, Command c) {
   int px = st.plot_x, py = st.plot_y;
   if (px < 0) px = st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == 0 ? 1 : 0;
   if (py < 0) py = px + 1 + (st.run.section.kind == SectionSpec::hyperplane && st.run.section.component == px + 1 ? 1 : 0);
+  // A state of one or two components (a user's model) has no component to step over.
+  const int dim = st.model->dim();
+  if (st.plot_x < 0) px = std::min(px, dim - 1);
+  if (st.plot_y < 0 && py >= dim) py = px == 0 ? std::min(1, dim - 1) : 0;
   std::string ran_on;
   const auto t_start = Clock::now();
   for (std::size_t i0 = start; i0 < first + n; i0 += batch) {
@@ -256,15 +266,17 @@ int ensemble_command(const Options& opt, Command c) {
                       st.plot_colour >= 0 ? st.model->obs_names()[std::size_t(st.plot_colour)] : ""},
                      {scatter}),
                 opt.quiet);
+    else if (!poincare && none_finished && !drift.t.empty() && !st.model->obs_names().empty())
+      note_plot(png, "no member finished, so no drift", opt.quiet);
     else if (!poincare && !drift.t.empty() && !st.model->obs_names().empty()) {
-      std::string exact;
-      const auto series = drift.series(st.model->obs_names(), exact);
-      if (series.empty()) note_plot(png, "every observable is exactly constant", opt.quiet);
+      std::string exact, nan;
+      const auto series = drift.series(st.model->obs_names(), exact, nan);
+      if (series.empty()) note_plot(png, nan.empty() ? "every observable is exactly constant" : "the drift is NaN: " + nan, opt.quiet);
       else
         note_plot(png,
                   plot(png,
                        {"observable drift: max over members of |obs(t) - obs(t0)|, " + st.model->name() + ", " + st.run.method +
-                            (exact.empty() ? "" : "; exactly 0: " + exact),
+                            (exact.empty() ? "" : "; exactly 0: " + exact) + (nan.empty() ? "" : "; NaN: " + nan),
                         "t", "drift", false, true, false},
                        series),
                   opt.quiet);

@@ -261,6 +261,13 @@ void read_section(Node& n, Study& st) {
     if (strobes > 1e8)
       Node::fail(n.at("period"), "a period of " + fmt(s.period) + " gives " + fmt(strobes) + " strobes in the run's span (" +
                                      fmt(st.run.t0) + ", " + fmt(st.run.t1) + "]; expected at most 1e8");
+    // t0 + k·period in double: k past 2^53 stops counting (no strobe at all), and far before that
+    // the strobes' times lose the period's digits. Within 2^40 periods, 13 bits of it remain.
+    const double far = std::max({std::abs(s.t0), std::abs(st.run.t0), std::abs(st.run.t1)});
+    if (far * 0x1p-40 > s.period)
+      Node::fail(n.has("t0") ? n.at("t0") : n.at("period"),
+                 "strobes t0 + k period with t0 = " + fmt(s.t0) + " and period " + fmt(s.period) + " over the span (" + fmt(st.run.t0) +
+                     ", " + fmt(st.run.t1) + "] are not resolved in double; expected |t0|, |t1| within 2^40 periods");
   }
   s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
   // The picture: [x, y], or {"x", "y", "colour"}: the hits coloured by "member" (the default: each

@@ -226,7 +226,7 @@ int validate_command(const Options& opt) {
     const double m = mx[o], md = med[o], b = multipliers[o] ? lambda_bound : bound;
     bounds.push_back(b);
     pass = pass && m <= b;
-    csv << names[o] << "," << m << "," << md << "," << b << "\n";
+    csv << csv_field(names[o]) << "," << m << "," << md << "," << b << "\n";
     if (!opt.quiet)
       std::cout << "  " << names[o] << ": max " << m << ", median " << md << ", bound " << b << (m <= b ? "  ok" : "  ABOVE BOUND") << "\n";
   }

@@ -71,6 +71,7 @@ std::optional<Variation> read_variation(const nlohmann::json& v, const std::stri
       const auto p = numbers(3);
       if (!args[2].is_number_integer() || p[2] < 1 || p[2] > double(max_members))
         Node::fail(at + "/2", "expected a point count, an integer in [1, 2^40]", args[2]);
+      if (!std::isfinite(p[1] - p[0])) Node::fail(at, "expected ends a, b whose difference is finite in double", args);
       r.a = p[0];
       r.b = p[1];
       r.count = std::size_t(p[2]);
@@ -88,6 +89,7 @@ std::optional<Variation> read_variation(const nlohmann::json& v, const std::stri
   const auto p = numbers(2);
   if (key == "uniform") {
     if (!(p[0] < p[1])) Node::fail(at, "expected [a, b] with a < b", args);
+    if (!std::isfinite(p[1] - p[0])) Node::fail(at, "expected ends a, b whose difference is finite in double", args);
     if (positive && !(p[0] >= 0)) Node::fail(at + "/0", "the parameter is > 0: a uniform range from a >= 0", args[0]);
     r.kind = Variation::uniform;
   } else if (key == "normal" || key == "lognormal") {

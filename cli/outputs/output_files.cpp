@@ -164,6 +164,13 @@ void TextOutput::commit() {
 
 std::string csv_mark(const std::string& command) { return "# liebatch " LIEBATCH_VERSION " " + command; }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (const char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 bool written_by_liebatch(const std::string& path) {
   const std::string ext = fs::path(path).extension().string();
   if (ext == ".h5") return liebatch_h5(path);

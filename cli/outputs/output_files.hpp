@@ -67,6 +67,8 @@ bool written_by_liebatch(const std::string& path);
 
 /// The first line of every CSV liebatch writes (its mark).
 std::string csv_mark(const std::string& command);
+/// A CSV field (RFC 4180): quoted, its quotes doubled, where it holds a comma, a quote or a line end.
+std::string csv_field(const std::string& s);
 
 /// Adds the mark to a PNG just written (a tEXt chunk after IHDR); false if the file is no PNG.
 bool mark_png(const std::string& path);

@@ -107,6 +107,13 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
   if (ec || !::mkdtemp(dir.data()))
     return "cannot create a temporary directory '" + echo(dir) + "': " + std::strerror(ec ? ec.value() : errno);
   const fs::path d(dir);
+  struct Removed {  // on every way out, an exception of any kind included
+    fs::path p;
+    ~Removed() {
+      std::error_code e;
+      fs::remove_all(p, e);
+    }
+  } removed{d};
   std::string why;
   try {
     for (std::size_t k = 0; k < series.size(); ++k) {
@@ -143,7 +150,6 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
   } catch (const IoError& e) {
     why = e.what();
   }
-  fs::remove_all(d, ec);
   return why;
 }
 

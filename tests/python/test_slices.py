@@ -166,6 +166,26 @@ def test_merge_refuses_what_is_not_the_slices_of_one_run(tmp_path):
     refused(tmp_path, [first, middle, late], "cannot read the attributes of dataset", status=3)
 
 
+def test_merge_refuses_parts_whose_shapes_need_more_than_the_disk_has(tmp_path):
+    """A part whose datasets claim 10^11 members (chunked, nothing stored: a small file) is refused
+    before any write, naming the bytes, as a run of that size is."""
+    whole, _ = run_parts(tmp_path, top("rkmk4"), "run", slices=[])
+    huge = 10**11
+    with h5py.File(whole) as a, h5py.File(tmp_path / "claims.h5", "w") as b:
+        for k, v in a.attrs.items():
+            b.attrs[k] = v
+        b.attrs["members_end"] = b.attrs["members_total"] = float(huge)
+        def copy(name, d):
+            if isinstance(d, h5py.Dataset):
+                if d.shape and d.shape[-1] == N and "hits" not in name:
+                    b.create_dataset(name, shape=d.shape[:-1] + (huge,), dtype=d.dtype, chunks=d.shape[:-1] + (N,))
+                else:
+                    a.copy(d, b, name=name)
+        a.visititems(copy)
+    assert (tmp_path / "claims.h5").stat().st_size < 10**7
+    refused(tmp_path, [tmp_path / "claims.h5"], "needs about", status=3)
+
+
 def test_merge_never_writes_over_a_part_or_a_file_of_someone_elses(tmp_path):
     _, parts = run_parts(tmp_path, top("rkmk4"), "run")
     before = parts[0].read_bytes()
