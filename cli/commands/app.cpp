@@ -1,4 +1,5 @@
 // The command line of liebatch: options, subcommands, and the exit status of each kind of error.
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -71,7 +72,12 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
         ->check(CLI::IsMember({"cyclic", "contiguous", "dynamic"}));
     c->add_option("--checkpoint-every", o.checkpoint_every,
                   "checkpoint every SECONDS into OUTPUT.ckpt/ (also on SIGUSR1; SIGTERM: checkpoint, then exit 5)")
-        ->check(CLI::Range(1e-3, 1e9));
+        ->check(CLI::Range(1e-3, 1e9))
+        ->check(CLI::Validator(  // CLI::Range lets NaN through: checkpoints silently off
+            [](std::string& v) {
+              return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string() : "expected a finite number of seconds";
+            },
+            "FINITE"));
     auto* resume = c->add_flag("--resume", o.resume, "go on from the output's checkpoint, as if never stopped");
     c->add_flag("--restart", o.restart, "remove the output's checkpoint and start over")->excludes(resume);
   };

@@ -130,6 +130,7 @@ nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu) {
   return {{"liebatch", std::string(LIEBATCH_VERSION) + " (commit " + source_commit() + ")"},
           {"command", poincare ? "poincare" : "run"},
           {"config", st.config},
+          {"initial_states", st.sampler},  // a states file's hash: its file changed is another run
           {"device", gpu ? "gpu" : "cpu"},
           {"precision", st.run.single ? "float" : "double"},
           {"cpu_simd", pack_arch()},

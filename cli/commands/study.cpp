@@ -4,6 +4,8 @@
 #include <cmath>
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -59,35 +61,69 @@ std::string expected_state(int dim, int r) {
          (r > 0 ? " numbers (q, v, lambda) or " + std::to_string(dim - r) + " (q, v; lambda completed)" : " numbers (the model's state)");
 }
 
-/// States from a text file: one state per line, numbers separated by spaces or commas, '#' comments;
-/// each as expected_state(dim, r) says.
-std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim, int r) {
+/// States from a text file: one state per line, numbers separated by spaces or by commas (then one
+/// number between each two, none left out), '#' comments; each as expected_state(dim, r) says.
+/// `digest`: the FNV-1a hash of the file's bytes, which the output and a checkpoint record, so that
+/// a resumed run, a merge of slices or a job's blocks cannot mix states from a file changed between.
+std::vector<std::vector<double>> read_states(const std::string& file, const std::string& path, int dim, int r, std::uint64_t& digest) {
   if (const std::string why = unreadable(file); !why.empty())
     throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + why);
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
+  const auto at = [&](int lineno) { return "'" + echo(file) + "' line " + std::to_string(lineno) + ": "; };
   std::vector<std::vector<double>> states;
-  std::string line;
-  for (int lineno = 1; std::getline(in, line); ++lineno) {
+  const auto take = [&](std::string line, int lineno) {
     if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
-    for (char& c : line)
-      if (c == ',') c = ' ';
-    std::istringstream s(line);
+    std::vector<std::string> fields;
+    if (line.find(',') == std::string::npos) {
+      std::istringstream words(line);
+      for (std::string w; words >> w;) fields.push_back(w);
+    } else {
+      std::istringstream cells(line + ",");
+      int column = 1;
+      for (std::string cell; std::getline(cells, cell, ','); ++column) {
+        const auto a = cell.find_first_not_of(" \t\r\v\f"), b = cell.find_last_not_of(" \t\r\v\f");
+        if (a == std::string::npos) Node::fail(path, at(lineno) + "field " + std::to_string(column) + " is empty");
+        fields.push_back(cell.substr(a, b - a + 1));
+      }
+    }
     std::vector<double> y;
-    std::string tok;
-    while (s >> tok) {
+    for (const auto& tok : fields) {
       char* end = nullptr;
       const double x = std::strtod(tok.c_str(), &end);
       if (end != tok.c_str() + tok.size() || !std::isfinite(x))  // all of it: strtod stops at a NUL
-        Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": expected a finite number, got '" + echo(tok) + "'");
+        Node::fail(path, at(lineno) + "expected a finite number, got '" + echo(tok) + "'");
       y.push_back(x);
     }
-    if (y.empty()) continue;
+    if (y.empty()) return;
     if (int(y.size()) != dim && (r == 0 || int(y.size()) != dim - r))
-      Node::fail(path, "'" + echo(file) + "' line " + std::to_string(lineno) + ": " + expected_state(dim, r) + ", got " +
-                           std::to_string(y.size()));
-    states.push_back(y);
+      Node::fail(path, at(lineno) + expected_state(dim, r) + ", got " + std::to_string(y.size()));
+    states.push_back(std::move(y));
+  };
+  // In blocks, each line at most max_line bytes (a state is a few numbers; an unbounded getline of
+  // a file without line ends would hold all of it), and a read error is an error, not the end.
+  constexpr std::size_t max_line = std::size_t(1) << 20;
+  std::vector<char> block(std::size_t(1) << 16);
+  std::string line;
+  int lineno = 1;
+  digest = 0xcbf29ce484222325ull;
+  while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0) {
+    for (std::streamsize k = 0; k < in.gcount(); ++k) {
+      const char c = block[std::size_t(k)];
+      digest = (digest ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+      if (c == '\n') {
+        take(std::move(line), lineno++);
+        line.clear();
+      } else if (line.size() == max_line) {
+        Node::fail(path, at(lineno) + "longer than 1 MiB; expected one state of numbers a line");
+      } else {
+        line += c;
+      }
+    }
   }
+  if (in.bad())
+    throw IoError("config " + path + ": cannot read '" + echo(file) + "' (a read error at line " + std::to_string(lineno) + ")");
+  take(std::move(line), lineno);
   if (states.empty()) Node::fail(path, "'" + echo(file) + "' holds no states");
   return states;
 }
@@ -136,11 +172,14 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
   if (n && n->has("file")) {
     std::string f = n->string("file");
     if (!f.empty() && f[0] != '/') f = base_dir + "/" + f;
-    base = read_states(f, n->at("file"), dim, r);
+    std::uint64_t digest = 0;
+    base = read_states(f, n->at("file"), dim, r, digest);
     for (auto& y : base) y = completed(std::move(y));
     st.inputs.push_back(f);
     ++given;
-    st.sampler = std::to_string(base.size()) + " states from " + f;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(digest));
+    st.sampler = std::to_string(base.size()) + " states from " + f + " (its bytes' FNV-1a hash " + hex + ")";
   }
   if (given > 1) Node::fail(where, "give one of 'state', 'states' or 'file', not several");
   if (given == 0) {
