@@ -102,10 +102,24 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   std::string what = "all";
   list->add_option("what", what, "models | methods | presets | all")->check(CLI::IsMember({"models", "methods", "presets", "all"}));
   UserModelArgs user;
-  list->add_option("--source", user.source, "models: only the user's model in this header (compiled if not cached)");
+  auto* source = list->add_option("--source", user.source, "models: only the user's model in this header (compiled if not cached)");
   list->add_option("--type", user.type, "with --source: the model's class template");
-  list->add_option("--methods", user.methods, "with --source: the methods it is compiled for (default rkmk4 rkmk54)");
+  list->add_option("--methods", user.methods, "with --source: the methods it is compiled for (default rkmk4 rkmk54)")->needs(source);
 
+  // A first word that is no command: named (CLI11 says only that a command is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      found = found || sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      std::cerr << "liebatch: unknown command '" << echo(argv[1]) << "'; expected one of " << known
+                << "\nRun with --help for more information.\n";
+      return bad_input;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

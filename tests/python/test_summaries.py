@@ -1,4 +1,4 @@
-"""What the commands say beside the HDF5 file (CSV tables, the plot's note, the summary) holds
+"""What the commands say beside the HDF5 file (CSV tables, the plot's note, the summary, their errors) holds
 nothing they did not compute: a table reads back with a CSV reader, an exact error is no failure,
 a run where no member finished draws no drift of 0, and strobes that double cannot resolve are
 refused."""
@@ -58,3 +58,11 @@ def test_strobes_double_cannot_resolve_are_refused(tmp_path):
     cfg["section"]["t0"] = -1e3  # far, but resolved: 10 strobes
     p = liebatch(tmp_path, "poincare", cfg, "-q")
     assert p.returncode == 0, p.stderr
+
+
+def test_an_unknown_command_and_an_option_without_its_partner_are_named(tmp_path):
+    p = subprocess.run([EXE, "bogus"], capture_output=True, text=True)
+    assert p.returncode == 2 and "unknown command 'bogus'; expected one of run, poincare" in p.stderr, p.stderr
+    # list --methods means the methods a user's model is compiled for: without --source it was ignored.
+    p = subprocess.run([EXE, "list", "--methods", "rkmk4"], capture_output=True, text=True)
+    assert p.returncode == 2 and "--methods requires --source" in p.stderr and not p.stdout, p.stderr
