@@ -82,10 +82,9 @@ herr_t collect_attr(hid_t obj, const char* name, const H5A_info_t*, void* data) 
   auto& p = *static_cast<Part*>(data);
   Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   Handle t(H5Aget_type(a), H5Tclose);
-  if ((H5Tget_class(t) == H5T_FLOAT || H5Tget_class(t) == H5T_INTEGER) && !single(a)) return -1;
   if (H5Tget_class(t) == H5T_FLOAT || H5Tget_class(t) == H5T_INTEGER) {
     double v = 0;
-    if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) return -1;
+    if (!single(a) || H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) return -1;
     p.number[name] = v;
   } else if (H5Tget_class(t) == H5T_STRING) {
     p.text[name] = string_attr(obj, name);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +15,7 @@
 #include <liebatch/sampling/unit_sampler.hpp>
 
 #include <liebatch/ensemble/sampling.hpp>
+#include "cli/config/fnv.hpp"
 #include "cli/models/for_members.hpp"
 #include "cli/models/method_list.hpp"
 #include "cli/outputs/output_files.hpp"
@@ -106,11 +106,11 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
   std::vector<char> block(std::size_t(1) << 16);
   std::string line;
   int lineno = 1;
-  digest = 0xcbf29ce484222325ull;
+  digest = fnv("");
   while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0) {
+    digest = fnv(std::string_view(block.data(), std::size_t(in.gcount())), digest);
     for (std::streamsize k = 0; k < in.gcount(); ++k) {
       const char c = block[std::size_t(k)];
-      digest = (digest ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
       if (c == '\n') {
         take(std::move(line), lineno++);
         line.clear();
@@ -177,9 +177,7 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
     for (auto& y : base) y = completed(std::move(y));
     st.inputs.push_back(f);
     ++given;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(digest));
-    st.sampler = std::to_string(base.size()) + " states from " + f + " (its bytes' FNV-1a hash " + hex + ")";
+    st.sampler = std::to_string(base.size()) + " states from " + f + " (its bytes' FNV-1a hash " + hex(digest) + ")";
   }
   if (given > 1) Node::fail(where, "give one of 'state', 'states' or 'file', not several");
   if (given == 0) {

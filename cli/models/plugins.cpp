@@ -23,6 +23,7 @@
 #include <random>
 #include <sstream>
 
+#include "cli/config/fnv.hpp"  // the cache's keys and file checks (the cache is the user's own, mode 0700)
 #include "cli/models/method_list.hpp"
 #include "cli/outputs/output_files.hpp"
 #include "cli/outputs/provenance.hpp"
@@ -105,18 +106,6 @@ CompileConfig compile_config() {
       }
   }
   return c;
-}
-
-/// FNV-1a, 64 bits: the cache's keys and its check of each file (not a defence against a forger:
-/// the cache is the user's own directory, mode 0700).
-std::uint64_t fnv(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-std::string hex(std::uint64_t x) {
-  char b[17];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
-  return b;
 }
 
 /// A plugin's manifest: its key, its shared object's hash, and each file it was compiled from
