@@ -11,6 +11,8 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <dlfcn.h>
@@ -36,6 +38,10 @@ namespace {
 
 /// A numpy array owning v (moved into a capsule), of shape `dims`, C order.
 template <class V> py::array take(std::vector<V>&& v, const Sink::Dims& dims) {
+  std::uint64_t n = 1;
+  for (const auto d : dims) n *= d;
+  if (n != v.size())  // an array over memory it does not own: never
+    throw std::logic_error("liebatch: an array of " + std::to_string(v.size()) + " numbers cannot take a shape of " + std::to_string(n));
   auto* owned = new std::vector<V>(std::move(v));
   py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<V>*>(p); });
   const std::vector<py::ssize_t> shape(dims.begin(), dims.end());
@@ -268,7 +274,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
     put("hits/index", std::vector<long>(o.hit_index.begin(), o.hit_index.end()), {H});
     put("hits/t", std::move(o.hit_t), {H});
     put("hits/y", std::move(o.hit_y), {H, D});
-    put("hits/observables", std::move(o.hit_obs), Q > 0 ? Sink::Dims{H, Q} : Sink::Dims{H});  // as create_rows
+    put("hits/observables", std::move(o.hit_obs), Q > 0 ? Sink::Dims{H, Q} : Sink::Dims{0});  // as create_rows (no rows of 0)
     put("hits/count", std::move(o.hits), {N});
     put("hits/lost", std::move(o.lost_hits), {N});
     put("hits/suspected_pairs", std::move(o.suspects), {N});

@@ -4,6 +4,8 @@
 // space.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "reference.hpp"
@@ -101,6 +103,26 @@ TYPED_TEST(ActionTest, DefectAndProjection) {
     if (S::defect(z) == 0) {
       EXPECT_EQ(lb::norm_inf(p - z), 0.0) << "a space without a constraint projects nothing";
     }
+  }
+}
+
+/// A state with a NaN is not on a constrained space: its defect is NaN (a largest of the factors'
+/// defects that dropped it read 0, "on the manifold"); spaces without a constraint (ℝⁿ, coadjoint
+/// orbits in their coordinates) say 0 for any numbers. NaN in every component, and in the last
+/// alone (a product's last factor: the other factors' defects are finite).
+TYPED_TEST(ActionTest, ANanStateIsOffEveryConstrainedSpace) {
+  using S = typename TypeParam::template S<double>;
+  std::mt19937_64 rng(5);
+  const auto y = lbtest::Sampler<S>::point(rng);
+  const bool constrained = S::defect(y + lbtest::gaussian<double, S::dim>(rng, 1e-3)) > 0;
+  auto all = y, last = y;
+  for (int k = 0; k < S::dim; ++k) all[k] = std::numeric_limits<double>::quiet_NaN();
+  last[S::dim - 1] = std::numeric_limits<double>::quiet_NaN();
+  if (constrained) {
+    EXPECT_TRUE(std::isnan(S::defect(all)));
+    EXPECT_TRUE(std::isnan(S::defect(last)));
+  } else {
+    EXPECT_EQ(S::defect(all), 0.0);
   }
 }
 

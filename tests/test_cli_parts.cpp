@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands/order_fit.hpp"
+#include "cli/config/config_node.hpp"
 #include "cli/models/for_members.hpp"
 #include "cli/models/parameters.hpp"
 #include "cli/outputs/output_bytes.hpp"
@@ -34,6 +35,30 @@ std::vector<double> halving(double h0, int n) {
   std::vector<double> h;
   for (int k = 0; k < n; ++k) h.push_back(h0 * std::pow(0.5, k));
   return h;
+}
+
+// Messages quote users' bytes (file names, keys) as echo() shows them: UTF-8 that is well formed
+// and visible unchanged; every other byte as \xNN, so that no terminal reads a lone 0x9B as CSI and
+// Python can decode every message; C1 controls, the byte-order mark and bidirectional overrides
+// (which could show a name reversed) as \uXXXX.
+TEST(Echo, ShowsWellFormedVisibleUtf8AndEscapesEverythingElse) {
+  using lb::cli::echo;
+  EXPECT_EQ(echo("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"), "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");
+  EXPECT_EQ(echo("a\x9b[31m"), "a\\x9b[31m");                   // a lone continuation byte
+  EXPECT_EQ(echo("\xC2\x9B[31m"), "\\u009B[31m");               // U+009B, CSI in UTF-8
+  EXPECT_EQ(echo("\xC0\xAF"), "\\xc0\\xaf");                    // overlong "/"
+  EXPECT_EQ(echo("\xE0\x80\xAF"), "\\xe0\\x80\\xaf");           // overlong, three bytes
+  EXPECT_EQ(echo("\xED\xA0\x80"), "\\xed\\xa0\\x80");           // a surrogate
+  EXPECT_EQ(echo("\xF4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
+  EXPECT_EQ(echo("x\xE2\x82"), "x\\xe2\\x82");                  // cut short at the end
+  EXPECT_EQ(echo("\xE2\x80\xAEgpj.h5"), "\\u202Egpj.h5");       // right-to-left override
+  EXPECT_EQ(echo("\xEF\xBB\xBF"
+                 "0.3\n\x1b"),
+            "\\uFEFF0.3\\n\\x1b");
+  EXPECT_EQ(echo(std::string("a\0b", 3)), "a\\x00b");
+  // Cut on a character's boundary, never inside an escape's UTF-8.
+  const std::string long_name = std::string(78, 'x') + "\xC3\xA9\xC3\xA9";
+  EXPECT_EQ(echo(long_name), std::string(77, 'x') + "... (82 characters)");
 }
 
 TEST(OrderFit, ACleanStudyFitsEveryPoint) {

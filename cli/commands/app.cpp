@@ -1,4 +1,5 @@
 // The command line of liebatch: options, subcommands, and the exit status of each kind of error.
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -36,6 +37,32 @@ int report(const std::exception_ptr& e, const std::string& prefix) {
   }
 }
 
+namespace {
+// Numbers in decimal alone. CLI11 reads 0x10 as 16, 0b101 as 5 and 010 as 8 (octal), so
+// `--batch 010` ran batches of 8: each option's text is checked here and handed on in canonical
+// decimal form.
+const CLI::Validator decimal_integer(
+    [](std::string& v) {
+      long x = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+      if (ec != std::errc() || end != v.data() + v.size()) return std::string("expected a decimal integer, not '") + v + "'";
+      v = std::to_string(x);
+      return std::string();
+    },
+    "");
+const CLI::Validator finite_decimal(  // (CLI::Range lets NaN through: checkpoints silently off)
+    [](std::string& v) {
+      double x = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);  // (no hex: chars_format::general)
+      if (ec != std::errc() || end != v.data() + v.size() || !std::isfinite(x))
+        return std::string("expected a finite decimal number, not '") + v + "'";
+      return std::string();
+    },
+    "");
+// `-o ''` is a mistake (an unset variable in a script), not a request for the default name.
+const CLI::Validator file_name([](std::string& v) { return v.empty() ? std::string("expected a file name, not ''") : std::string(); }, "");
+}  // namespace
+
 int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
   // instead of the signal killing the process with its temporary files in place.
@@ -50,13 +77,14 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   auto common = [&](CLI::App* c) {
     // Not CLI11's ExistingFile: a config that cannot be read is a file error (3), with the reason.
     c->add_option("config", o.config, "JSON config file")->required();
-    c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)");
+    c->add_option("-o,--output", o.output, "HDF5 output file (default: the config's name with .h5, here)")->check(file_name);
     c->add_option("--device", o.device, "auto | cpu | gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     c->add_option("--precision", o.precision, "double | float (float: run only)")->check(CLI::IsMember({"double", "float"}));
-    c->add_option("--threads", o.threads, "CPU threads (default: all)")->check(CLI::Range(0, 4096));
+    c->add_option("--threads", o.threads, "CPU threads (default: all)")->transform(decimal_integer)->check(CLI::Range(0, 4096));
     c->add_flag("!--no-simd", o.simd, "CPU: one member per thread, not packs of members in SIMD lanes");
     c->add_option("--batch", o.batch,
                   "most members per batch (default: as many as fit in 1 GiB; never more than fit in 70 % of the available memory)")
+        ->transform(decimal_integer)
         ->check(CLI::Range(0L, 1L << 40));
     c->add_flag("-q,--quiet", o.quiet, "no progress and no summary");
     c->add_flag("--progress", o.progress_always,
@@ -72,12 +100,8 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
         ->check(CLI::IsMember({"cyclic", "contiguous", "dynamic"}));
     c->add_option("--checkpoint-every", o.checkpoint_every,
                   "checkpoint every SECONDS into OUTPUT.ckpt/ (also on SIGUSR1; SIGTERM: checkpoint, then exit 5)")
-        ->check(CLI::Range(1e-3, 1e9))
-        ->check(CLI::Validator(  // CLI::Range lets NaN through: checkpoints silently off
-            [](std::string& v) {
-              return std::isfinite(std::strtod(v.c_str(), nullptr)) ? std::string() : "expected a finite number of seconds";
-            },
-            "FINITE"));
+        ->check(finite_decimal)
+        ->check(CLI::Range(1e-3, 1e9));
     auto* resume = c->add_flag("--resume", o.resume, "go on from the output's checkpoint, as if never stopped");
     c->add_flag("--restart", o.restart, "remove the output's checkpoint and start over")->excludes(resume);
   };
@@ -95,7 +119,7 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   auto* merge = app.add_subcommand("merge", "slices of one run or poincare (--members A:B) joined into the whole run's output");
   std::vector<std::string> parts;
   merge->add_option("parts", parts, "the slices' HDF5 files")->required();
-  merge->add_option("-o,--output", o.output, "the merged HDF5 file")->required();
+  merge->add_option("-o,--output", o.output, "the merged HDF5 file")->required()->check(file_name);
   merge->add_flag("-q,--quiet", o.quiet, "no summary");
   merge->add_flag("--force", o.force, "replace an existing file that liebatch did not write (never a part, a read-only file or a symlink)");
   auto* list = app.add_subcommand("list", "models (with parameters), methods, presets");

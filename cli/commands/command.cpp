@@ -239,6 +239,7 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.attr("device", device);
   w.attr("cpu_simd", pack_arch());
   w.attr("model", st.model->name());
+  if (!st.model_source.empty()) w.attr("model_source", st.model_source);
   w.attr("method", st.run.method);
   w.attr("precision", st.run.single ? "float" : "double");
   w.attr("initial_states", st.sampler);
@@ -362,6 +363,14 @@ void commit(const Study& st, const Options& o, Sink& w, TextOutput* table) {
 void note_plot(const std::string& png, const std::string& why, bool quiet) {
   if (!why.empty()) std::cerr << "liebatch: no plot: " << why << "\n";
   else if (!quiet) std::cout << "  plot: " << png << "\n";
+}
+
+void note_earlier_plot(const std::string& h5) {
+  const std::string png = sibling(h5, ".png");
+  std::error_code ec;
+  const auto drawn = fs::last_write_time(png, ec);
+  if (!ec && fs::is_regular_file(fs::symlink_status(png, ec)) && drawn < fs::last_write_time(h5, ec) && !ec && written_by_liebatch(png))
+    std::cerr << "liebatch: note: '" << echo(png) << "' beside the output is an earlier run's plot; this run drew none\n";
 }
 
 }  // namespace lb::cli

@@ -72,6 +72,8 @@ int converge_command(const Options& opt) {
   if (!opt.quiet)
     std::cout << "converge: " << st.model->name() << ", " << n << " initial state(s), reference " << cs.reference << " " << cs.ref_method
               << " h = " << cs.ref_h << "; device " << where.text << "\n";
+  // Its temporary made now: an output that cannot be written fails before the runs.
+  const auto out = !opt.team || opt.team->rank == 0 ? open_output(opt) : nullptr;
   Progress progress("converge", opt.quiet, opt.progress, opt.progress_always);
   for (std::size_t u = 0; u < units; ++u) {
     if (!mine(u)) continue;
@@ -111,7 +113,6 @@ int converge_command(const Options& opt) {
   }
   progress.finish();
   const EnsembleOutput<double>& rr = runs[0];
-  const auto out = open_output(opt);
   Sink& w = *out;
   // Largest |a − b| over the initial states k at step size j (a's member j·n + k) and the state's
   // components; b holds the same members, or one per initial state (the reference). NaN if any
@@ -232,6 +233,7 @@ int converge_command(const Options& opt) {
              series),
         opt.quiet);
   }
+  if (!opt.memory) note_earlier_plot(w.path());
   if (std::all_of(order.begin(), order.end(), [](double p) { return std::isnan(p); })) {
     std::cerr
         << "liebatch: no observed order could be fitted (see the table: failed runs, errors at round-off or steps as long as the span)\n";

@@ -27,7 +27,7 @@ namespace lb::cli {
 namespace {
 
 /// Root attributes that must agree for parts to be slices of one run.
-const char* const same_run[] = {"liebatch_version", "liebatch_commit", "command",        "model",         "method",
+const char* const same_run[] = {"liebatch_version", "liebatch_commit", "command",        "model",         "model_source", "method",
                                 "precision",        "config",          "initial_states", "members_total", "parameters"};
 
 /// An HDF5 handle closed on scope exit (files, datasets, spaces, types, attributes).

@@ -130,7 +130,8 @@ nlohmann::json checkpoint_identity(const Study& st, bool poincare, bool gpu) {
   return {{"liebatch", std::string(LIEBATCH_VERSION) + " (commit " + source_commit() + ")"},
           {"command", poincare ? "poincare" : "run"},
           {"config", st.config},
-          {"initial_states", st.sampler},  // a states file's hash: its file changed is another run
+          {"initial_states", st.sampler},     // a states file's hash: its file changed is another run
+          {"model_source", st.model_source},  // and so is a user's model whose header changed
           {"device", gpu ? "gpu" : "cpu"},
           {"precision", st.run.single ? "float" : "double"},
           {"cpu_simd", pack_arch()},
@@ -283,6 +284,7 @@ int ensemble_command(const Options& opt, Command c) {
                   opt.quiet);
     }
   }
+  if (!opt.memory) note_earlier_plot(written);
   if (none_finished) {
     std::cerr << "liebatch: no member finished (" << status_summary(tally.status) << "); the output records each member's status\n";
     return check_failed;

@@ -70,9 +70,12 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
     throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + why);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError("config " + path + ": cannot read '" + echo(file) + "': " + std::strerror(errno));
-  const auto at = [&](int lineno) { return "'" + echo(file) + "' line " + std::to_string(lineno) + ": "; };
+  const auto at = [&](std::uint64_t lineno) { return "'" + echo(file) + "' line " + std::to_string(lineno) + ": "; };
   std::vector<std::vector<double>> states;
-  const auto take = [&](std::string line, int lineno) {
+  // What the states take as they are read (each a vector: a few numbers in a heap block), against
+  // the memory this process may take; a file of 10⁸ lines once ran it out of memory.
+  const double per_state = double(sizeof(std::vector<double>)) + 16 + 8.0 * dim, room = 0.5 * available_memory();
+  const auto take = [&](std::string line, std::uint64_t lineno) {
     if (const auto h = line.find('#'); h != std::string::npos) line.resize(h);
     std::vector<std::string> fields;
     if (line.find(',') == std::string::npos) {
@@ -98,6 +101,10 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
     if (y.empty()) return;
     if (int(y.size()) != dim && (r == 0 || int(y.size()) != dim - r))
       Node::fail(path, at(lineno) + expected_state(dim, r) + ", got " + std::to_string(y.size()));
+    if (double(states.size() + 1) * per_state > room)
+      Node::fail(path, at(lineno) + "more states than fit in memory: " + std::to_string(states.size() + 1) + " states need about " +
+                           human_bytes(double(states.size() + 1) * per_state) + ", more than half of the " + human_bytes(2 * room) +
+                           " available");
     states.push_back(std::move(y));
   };
   // In blocks, each line at most max_line bytes (a state is a few numbers; an unbounded getline of
@@ -105,7 +112,7 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
   constexpr std::size_t max_line = std::size_t(1) << 20;
   std::vector<char> block(std::size_t(1) << 16);
   std::string line;
-  int lineno = 1;
+  std::uint64_t lineno = 1;
   digest = fnv("");
   while (in.read(block.data(), std::streamsize(block.size())) || in.gcount() > 0) {
     digest = fnv(std::string_view(block.data(), std::size_t(in.gcount())), digest);
@@ -490,6 +497,20 @@ void check_resolution(const Study& st, Command c) {
   double hmin = *std::min_element(h.begin(), h.end());
   if (c == Command::converge) hmin = std::min(hmin, st.converge.ref_h);
   const double tmax = std::max(std::abs(st.run.t0), std::abs(st.run.t1));
+  // A float run holds its span, steps and parameters in float: past its range they are ±∞, below
+  // its smallest normal they lose digits or are 0, and every member fails "nonfinite".
+  if (st.run.single) {
+    const auto beyond = [](double x) {
+      return std::abs(x) > std::numeric_limits<float>::max() || (x != 0 && std::abs(x) < std::numeric_limits<float>::min());
+    };
+    const auto refuse = [](const std::string& path, const std::string& what) {
+      throw ConfigError("config " + path + ": float cannot hold " + what + " (its normal numbers lie between " +
+                        fmt(std::numeric_limits<float>::min()) + " and " + fmt(std::numeric_limits<float>::max()) + "); use double");
+    };
+    if (beyond(tmax)) refuse("/time", "|t| = " + fmt(tmax));
+    if (beyond(hmin) || beyond(*std::max_element(h.begin(), h.end()))) refuse("/step", "the step");
+    if (const std::string key = st.model->beyond_float(); !key.empty()) refuse("/model/parameters/" + key, "its value");
+  }
   const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
   const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
   if (spacing > 1e-3 * hmin) {
@@ -523,7 +544,7 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
   st.config = parse_config(text);
   Node root(st.config, "");
   Node model = root.object("model");
-  st.model = make_model(model, base_dir);
+  st.model = make_model(model, base_dir, &st.model_source);
   auto& r = st.run;
 
   Node time = root.object("time");
@@ -554,6 +575,11 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     st.converge.ref_method = ref.string("method", st.model->multipliers() > 0 ? "hedop5" : "rkmk5");
     check(st.converge.ref_method, ref.at("method"));
     st.converge.ref_h = ref.positive("h", st.converge.steps.back() / 8);
+    // A reference no finer than the steps it judges measures its own error: a plateau, fitted as
+    // an order of about 0.
+    if (const double finest = *std::min_element(st.converge.steps.begin(), st.converge.steps.end()); !(st.converge.ref_h < finest))
+      Node::fail(ref.at("h"), "the reference step " + fmt(st.converge.ref_h) + " must be finer than every step it judges; the finest is " +
+                                  fmt(finest) + " (by default the reference takes an eighth of it)");
     ref.finish();
     c.finish();
     r.method = st.converge.methods[0];

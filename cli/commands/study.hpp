@@ -50,6 +50,7 @@ struct InitialStates {
 struct Study {
   nlohmann::json config;  ///< as given (written to the output)
   std::unique_ptr<ModelRunner> model;
+  std::string model_source;  ///< a user's model's header and its hash (ModelInfo::source), else empty
   RunSpec run;  ///< method, span, stepping, section (states filled per batch)
   InitialStates init;
   /// Every member's initial state, where the check made them in one fill (init.fill's layout);

@@ -16,21 +16,50 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The length of the well-formed UTF-8 sequence at `s[i]` (Unicode 15, table 3-7: no overlong
+/// form, no surrogate, nothing past U+10FFFF), and its code point; 0 where none starts there.
+inline std::size_t utf8_at(const std::string& s, std::size_t i, char32_t& cp) {
+  const auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u; };
+  const unsigned c = b(0);
+  const std::size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+  if (n == 0) return 0;
+  cp = n == 1 ? c : c & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    // The second byte's range is narrower after E0, ED, F0 and F4; every other is 80..BF.
+    const unsigned lo = k == 1 && c == 0xE0 ? 0xA0 : k == 1 && c == 0xF0 ? 0x90 : 0x80;
+    const unsigned hi = k == 1 && c == 0xED ? 0x9F : k == 1 && c == 0xF4 ? 0x8F : 0xBF;
+    if (b(k) < lo || b(k) > hi) return 0;
+    cp = (cp << 6) | (b(k) & 0x3F);
+  }
+  return n;
+}
+
 /// A value as messages echo it: control characters escaped (\n, \t, \r, \xNN: a NUL cannot cut
-/// the message off, nor an escape sequence reach the terminal) and a byte-order mark shown as
-/// \uFEFF (it is invisible); at most `max` characters (cut on a UTF-8 boundary, with the length
-/// said), so a huge value in a config or on the command line cannot flood the terminal.
+/// the message off, nor an escape sequence reach the terminal), so are C1 controls, the invisible
+/// or reordering marks (byte-order mark, bidirectional overrides) as \uXXXX, and each byte of
+/// what is not UTF-8 as \xNN (a lone 0x9B is CSI to some terminals; Python cannot decode it); at
+/// most `max` characters (cut on a UTF-8 boundary, with the length said), so a huge value in a
+/// config or on the command line cannot flood the terminal.
 inline std::string echo(const std::string& s, std::size_t max = 80) {
   std::string v;
-  for (std::size_t i = 0; i < s.size() && v.size() <= max; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    static const char hex[] = "0123456789abcdef";
-    if (c == '\n') v += "\\n";
-    else if (c == '\t') v += "\\t";
-    else if (c == '\r') v += "\\r";
-    else if (c < 0x20 || c == 0x7f) v += std::string("\\x") + hex[c >> 4] + hex[c & 15];
-    else if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) v += "\\uFEFF", i += 2;
-    else v += char(c);
+  static const char hex[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < s.size() && v.size() <= max;) {
+    char32_t cp = 0;
+    const std::size_t n = utf8_at(s, i, cp);
+    const bool hidden = (cp >= 0x80 && cp <= 0x9F) || cp == 0xFEFF || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+    if (n == 0 || cp < 0x20 || cp == 0x7f) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      v += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : std::string("\\x") + hex[c >> 4] + hex[c & 15];
+      ++i;
+      continue;
+    }
+    if (hidden) {
+      v += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) v += "0123456789ABCDEF"[(cp >> shift) & 15];
+    } else {
+      v.append(s, i, n);
+    }
+    i += n;
   }
   if (v.size() <= max) return v;
   std::size_t cut = max - 3;

@@ -57,6 +57,9 @@ class ModelRunner {
   virtual std::vector<std::pair<std::string, int>> varied_parameters() const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
+  /// The first parameter number (of those all members share) that float cannot hold, past its
+  /// range or nonzero below its smallest normal, as its key ("inertia/0"); "" when there is none.
+  virtual std::string beyond_float() const = 0;
   /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
   /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
   /// other names (a user's method says its models in add_method).
@@ -72,8 +75,8 @@ class ModelRunner {
 
 /// The model of the config's "model" object: a built-in one ("name", "preset") or a user's
 /// ("source", "type", "methods": cli/models/plugin.hpp, its source relative to base_dir), with
-/// its "parameters".
-std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir = ".");
+/// its "parameters"; `source`, where given, gets a user's model's header and hash (ModelInfo::source).
+std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir = ".", std::string* source = nullptr);
 /// `liebatch list models`: every model with its parameters and presets.
 std::string describe_models();
 

@@ -24,6 +24,9 @@ struct PluginModel {
   std::string key;
   ModelInfo info;
   std::string object;
+  /// What the model breaks of the contract that only a run can see ("state_names() gives 1 name
+  /// for a state of 3 numbers"), or empty; the loader refuses it.
+  std::string broken;
 };
 
 /// The entry of model template `type` in the header at `source` for `methods`, with its GPU kernels

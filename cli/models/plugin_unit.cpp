@@ -83,4 +83,12 @@ extern "C" __attribute__((visibility("default"))) void liebatch_user_model(lb::c
   const std::vector<std::string> presets;  // a user's model has none
 #endif
   out.info = lb::cli::info<UserEntry>("a user's model, compiled at run time", state, presets);
+  // The names' counts are known only at run time (vectors); each output array is sized by them.
+  using M = UserEntry::model<double>;
+  const auto names = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " name" : " names"); };
+  if (const std::size_t n = lb::state_names<M>().size(); n != std::size_t(M::space::dim))
+    out.broken = "state_names() gives " + names(n) + " for a state of " + std::to_string(M::space::dim) + " numbers";
+  else if (const std::size_t q = lb::observable_names<M>().size(); q != std::size_t(lb::observable_count<M>()))
+    out.broken = "observable_names() gives " + names(q) + " for the " + std::to_string(lb::observable_count<M>()) +
+                 " numbers observables(y) returns";
 }

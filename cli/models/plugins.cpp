@@ -341,7 +341,30 @@ std::map<std::string, PluginModel>& loaded() {
   return m;
 }
 
-const ModelInfo& load(const fs::path& object, const std::string& key, const std::string& path, const std::string& summary) {
+/// The files a plugin's manifest lists, with their hashes.
+std::vector<std::pair<std::string, std::uint64_t>> manifest_files(const fs::path& manifest) {
+  std::vector<std::pair<std::string, std::uint64_t>> files;
+  std::ifstream f(manifest);
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind("file ", 0) == 0 && line.size() >= 23) files.emplace_back(line.substr(22), std::stoull(line.substr(5, 16), nullptr, 16));
+  return files;
+}
+
+/// What a user's model's numbers depend on besides liebatch and the config, for outputs to record
+/// (a resumed run or merged slices of another header are another run): its header's bytes and
+/// those of the files it includes from its own directory, as "NAME (FNV-1a H)". Paths relative to
+/// that directory, so that one model on two nodes is one.
+std::string model_source(const fs::path& header, const std::string& text, const std::vector<std::pair<std::string, std::uint64_t>>& files) {
+  std::uint64_t h = fnv(text);
+  for (const auto& [file, digest] : files) {  // (in the compiler's order of inclusion)
+    const fs::path rel = fs::path(file).lexically_relative(header.parent_path());
+    if (fs::path(file) != header && !rel.empty() && *rel.begin() != "..") h = fnv(rel.string() + " " + hex(digest) + "\n", h);
+  }
+  return header.filename().string() + " (FNV-1a " + hex(h) + ")";
+}
+
+const ModelInfo& load(const fs::path& object, const std::string& key, const std::string& path, const std::string& summary,
+                      const std::string& source) {
   static const bool prepared = [] {
     if (const auto& f = before_first_plugin()) f();
     return true;
@@ -354,7 +377,9 @@ const ModelInfo& load(const fs::path& object, const std::string& key, const std:
   PluginModel m;
   if (f) f(m);
   if (!f || m.key != key) throw std::runtime_error(path + ": '" + object.string() + "' is not the plugin compiled for this model");
+  if (!m.broken.empty()) throw ConfigError("config " + path + ": the model breaks its contract: " + m.broken);
   m.info.summary = summary;
+  m.info.source = source;
   m.object = object.string();
   return loaded().try_emplace(object.string(), std::move(m)).first->second.info;  // never replaced: callers hold it
 }
@@ -387,6 +412,7 @@ struct PluginSource {
   std::string type;     ///< the model in messages: the user's template ("Gyrostat"), or the entry
   std::string entry;    ///< -DLB_USER_MODEL=Type or -DLB_USER_ENTRY=lb::cli::PendulumEntry<N>
   std::string summary;  ///< the loaded entry's summary
+  bool own = false;     ///< a user's model (not liebatch's own entry compiled at run time)
 };
 
 /// The plugin of `u` for `methods` (with its GPU kernels where `gpu`; by default where this liebatch
@@ -434,7 +460,9 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   if (const auto it = loaded().find(cached.string()); !cached.empty() && it != loaded().end()) return it->second.info;
   if (!cached.empty()) {
     try {
-      return load(cached, key, path, u.summary);
+      return load(cached, key, path, u.summary, u.own ? model_source(u.source, u.text, manifest_files(dir / (key + ".manifest"))) : "");
+    } catch (const ConfigError&) {  // the model itself (its contract): a rebuild would say the same
+      throw;
     } catch (const std::runtime_error&) {  // not loadable (a foreign or damaged object): rebuilt below
     }
   }
@@ -529,7 +557,7 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
     const std::string name = e.path().filename().string();
     if (name.rfind(key + "-", 0) == 0 && e.path() != object && e.path() != named) fs::remove(e.path(), ec);
   }
-  return load(object, key, path, u.summary);
+  return load(object, key, path, u.summary, u.own ? model_source(u.source, u.text, m.files) : "");
 }
 
 }  // namespace
@@ -541,8 +569,9 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
   std::error_code ec;
   const fs::path src = fs::canonical(source, ec);
   if (ec || !fs::is_regular_file(src)) Node::fail(path + "/source", "cannot read the model's source '" + echo(source) + "'");
-  return compiled({src, read_text(src), type, "-DLB_USER_MODEL=" + type, "a user's model from " + src.string() + ", compiled at run time"},
-                  methods, gpu, path, compile_config());
+  return compiled(
+      {src, read_text(src), type, "-DLB_USER_MODEL=" + type, "a user's model from " + src.string() + ", compiled at run time", true},
+      methods, gpu, path, compile_config());
 }
 
 const ModelInfo& chain_model(int n, const std::vector<std::string>& methods, const std::string& path) {

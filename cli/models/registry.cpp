@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "cli/models/method_list.hpp"
 #include "cli/models/plugin.hpp"
 
 namespace lb::cli {
@@ -24,7 +25,8 @@ const std::vector<ModelInfo>& models() {
 }
 
 /// The model object's "methods", the methods to compile a model for at run time (rkmk4 and rkmk54
-/// where it has none); checked by the compile (cli/models/plugins.cpp).
+/// where it has none): names of methods, also where nothing is compiled (a chain this build holds);
+/// the compile checks the rest (cli/models/plugins.cpp).
 std::vector<std::string> methods_of(Node& model) {
   std::vector<std::string> methods{"rkmk4", "rkmk54"};
   if (model.has("methods")) {
@@ -34,6 +36,9 @@ std::vector<std::string> methods_of(Node& model) {
     for (std::size_t k = 0; k < v.size(); ++k) {
       if (!v[k].is_string()) Node::fail(model.at("methods") + "/" + std::to_string(k), "expected a method's name", v[k]);
       methods.push_back(v[k].get<std::string>());
+      if (!built_in_method(methods.back()))
+        Node::fail(model.at("methods") + "/" + std::to_string(k),
+                   "unknown method '" + echo(methods.back()) + "'; `liebatch list methods` lists them");
     }
   }
   return methods;
@@ -54,7 +59,7 @@ const ModelInfo& user_model_of(Node& model, const std::string& base_dir) {
   return user_model(source.string(), type, methods, gpu, model.path());
 }
 
-std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir) {
+std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir, std::string* source) {
   const ModelInfo* info = nullptr;
   if (model.has("source")) {
     info = &user_model_of(model, base_dir);
@@ -74,6 +79,7 @@ std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir
   auto r = info->make_for ? info->make_for(params ? &*params : nullptr, preset, methods_of(model))
                           : info->make(params ? &*params : nullptr, preset);
   model.finish();
+  if (source) *source = info->source;
   return r;
 }
 

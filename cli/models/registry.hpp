@@ -19,6 +19,8 @@ struct ModelInfo {
   /// Instead, for an entry that compiles some of its forms at run time (pendulum_chain: a length
   /// this build lacks), with the model object's "methods" to compile them for.
   std::function<std::unique_ptr<ModelRunner>(Node* params, const std::string& preset, const std::vector<std::string>& methods)> make_for;
+  /// A user's model: its header's name and the hash of its bytes and its own includes; else empty.
+  std::string source = {};
 };
 
 void add_rigid_body_models(std::vector<ModelInfo>& v);

@@ -2,6 +2,8 @@
 // every method the entry takes, in float, double and long double.
 #pragma once
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -63,6 +65,10 @@ template <class Entry> class Runner final : public ModelRunner {
   int algebra_dim() const override { return space::algebra::dim - multipliers(); }
   std::vector<double> preset_initial() const override { return initial_; }
   double defect(const double* y, std::size_t i) const override {
+    // Not a state at all where a number is not finite, whatever the space (a coadjoint orbit's
+    // defect is 0 for any numbers): NaN, which every check refuses.
+    for (int k = 0; k < dim(); ++k)
+      if (!std::isfinite(y[k])) return std::numeric_limits<double>::quiet_NaN();
     if constexpr (constrained) return model_of(i).consistency_defect(load(y));
     else return lb::defect<M<double>>(load(y));
   }
@@ -122,6 +128,19 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
   std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
+  std::string beyond_float() const override {
+    for (const auto& p : Entry::table()) {
+      if (!p.get) continue;
+      std::vector<double> v(std::size_t(p.size));
+      p.get(base_, v.data());
+      for (int c = 0; c < p.size; ++c) {
+        const double x = std::abs(v[std::size_t(c)]);
+        if (x > std::numeric_limits<float>::max() || (x > 0 && x < std::numeric_limits<float>::min()))
+          return std::string(p.key) + (p.size > 1 ? "/" + std::to_string(c) : "");
+      }
+    }
+    return "";
+  }
   std::string refusal(const std::string& method) const override {
     std::string why;
     with_method(method, [&](auto tag) {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -17,12 +18,24 @@
 #include <hdf5.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "cli/config/config_node.hpp"
 #include "cli/outputs/h5_sink.hpp"
+
+// The record getdents64 fills (linux_dirent64 in getdents(2)), which glibc declares only with
+// _GNU_SOURCE's dirent64.
+struct linux_dirent64_view {
+  std::uint64_t d_ino;
+  std::int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[1];
+};
 
 namespace lb::cli {
 namespace {
@@ -31,8 +44,26 @@ namespace {
 // the process had a handler of its own (Python's, which turns SIGINT into KeyboardInterrupt), the
 // signal does not end it: that handler runs instead, and the temporaries go with their owners.
 std::array<std::atomic<const char*>, 8> pending{};
+// Directories of the process's own (a plot's, a job's parts), emptied and removed there too.
+std::array<std::atomic<const char*>, 4> pending_dirs{};
 constexpr int removal_signals[] = {SIGINT, SIGTERM, SIGHUP};  // SIGHUP: the terminal closed
 struct sigaction before[std::size(removal_signals)];
+// Removes the files in `dir` (not below it), then `dir`, with async-signal-safe calls alone:
+// getdents64 where opendir would allocate.
+void empty_and_remove(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  alignas(8) static char buf[8192];
+  for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+    for (long at = 0; at < n;) {
+      const auto* e = reinterpret_cast<const struct linux_dirent64_view*>(buf + at);
+      if (e->d_type != DT_DIR) ::unlinkat(fd, e->d_name, 0);
+      at += e->d_reclen;
+    }
+  ::close(fd);
+  ::rmdir(dir);
+}
+
 extern "C" void remove_pending(int sig) {
   for (std::size_t k = 0; k < std::size(removal_signals); ++k) {
     if (removal_signals[k] != sig) continue;
@@ -43,6 +74,8 @@ extern "C" void remove_pending(int sig) {
   }
   for (auto& p : pending)
     if (const char* f = p.load()) ::unlink(f);
+  for (auto& p : pending_dirs)
+    if (const char* d = p.load()) empty_and_remove(d);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -81,7 +114,7 @@ std::string unreadable(const std::string& path) {
 }
 
 namespace {
-void register_temporary(const std::string& path) {
+void install_removal() {
   static const bool installed = [] {
     struct sigaction mine {};
     mine.sa_handler = remove_pending;
@@ -90,16 +123,24 @@ void register_temporary(const std::string& path) {
     return true;
   }();
   (void)installed;
-  for (auto& p : pending) {
+}
+template <std::size_t n> void register_pending(std::array<std::atomic<const char*>, n>& list, const std::string& path) {
+  install_removal();
+  for (auto& p : list) {
     const char* none = nullptr;
     if (p.compare_exchange_strong(none, path.c_str())) return;
   }
 }
-void unregister_temporary(const std::string& path) {
-  for (auto& p : pending)
+template <std::size_t n> void unregister_pending(std::array<std::atomic<const char*>, n>& list, const std::string& path) {
+  for (auto& p : list)
     if (p.load() == path.c_str()) p.store(nullptr);
 }
+void register_temporary(const std::string& path) { register_pending(pending, path); }
+void unregister_temporary(const std::string& path) { unregister_pending(pending, path); }
 }  // namespace
+
+RemovedOnSignal::RemovedOnSignal(std::string dir) : dir_(std::move(dir)) { register_pending(pending_dirs, dir_); }
+RemovedOnSignal::~RemovedOnSignal() { unregister_pending(pending_dirs, dir_); }
 
 Temporary::Temporary(const std::string& path) {
   // path.tmp-PID, its name part shortened where the suffix (and a "-k") would pass NAME_MAX: every
@@ -203,6 +244,13 @@ bool mark_png(const std::string& path) {
 void check_outputs(const std::vector<std::string>& outputs, const std::vector<std::string>& inputs, bool force) {
   for (const auto& out : outputs) {
     std::error_code ec;
+    // Where it goes: a directory, and a name it takes (a rename at the end would fail, after the run).
+    const fs::path dir = fs::absolute(out, ec).parent_path();
+    if (!fs::is_directory(dir, ec)) throw IoError("cannot write output " + quoted(out) + ": no directory " + quoted(dir.string()));
+    const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    if (const std::size_t n = fs::path(out).filename().string().size(); name_max > 0 && n > std::size_t(name_max))
+      throw IoError("cannot write output " + quoted(out) + ": its name has " + std::to_string(n) + " bytes, more than the " +
+                    std::to_string(name_max) + " its file system takes");
     const fs::file_status st = fs::symlink_status(out, ec);
     if (!fs::exists(st)) continue;  // (an input exists, so this is none of them)
     for (const auto& in : inputs)
@@ -249,11 +297,60 @@ void check_space(const std::string& output, double bytes, const std::string& wha
                   ") but this process may write files of at most " + human_bytes(double(r.rlim_cur)) + " (ulimit -f)");
 }
 
-double available_memory() {
-  std::ifstream in("/proc/meminfo");
+namespace {
+constexpr double unlimited = std::numeric_limits<double>::infinity();
+
+/// The number after `key` in a file of "key value" lines (/proc/meminfo, memory.stat), or +∞.
+double field(const fs::path& file, const std::string& key) {
+  std::ifstream in(file);
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("MemAvailable:", 0) == 0) return std::strtod(line.c_str() + 13, nullptr) * 1024;
-  return std::numeric_limits<double>::infinity();
+    if (line.size() > key.size() && line.compare(0, key.size(), key) == 0 && (line[key.size()] == ' ' || line[key.size()] == ':'))
+      return std::strtod(line.c_str() + key.size() + 1, nullptr);
+  return unlimited;
+}
+/// A cgroup file of one number ("max": +∞), or +∞ where there is none.
+double number(const fs::path& file) {
+  std::ifstream in(file);
+  std::string v;
+  return in >> v && v != "max" ? std::strtod(v.c_str(), nullptr) : unlimited;
+}
+
+/// The room under the memory limits of this process's cgroups (a batch job's, a container's),
+/// each level up to the root: the limit less what is used and cannot be reclaimed (inactive page
+/// cache can). cgroup v2 (memory.max) and v1 (memory.limit_in_bytes).
+double cgroup_room() {
+  double room = unlimited;
+  std::ifstream in("/proc/self/cgroup");  // "0::/path" (v2), "4:memory:/path" (v1)
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t a = line.find(':'), b = line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    const bool v2 = controllers == ",,";
+    if (!v2 && controllers.find(",memory,") == std::string::npos) continue;
+    const char* limit = v2 ? "memory.max" : "memory.limit_in_bytes";
+    const char* used = v2 ? "memory.current" : "memory.usage_in_bytes";
+    const char* cache = v2 ? "inactive_file" : "total_inactive_file";
+    for (const char* root :
+         v2 ? std::vector<const char*>{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} : std::vector<const char*>{"/sys/fs/cgroup/memory"})
+      for (fs::path p = fs::path(line.substr(b + 1)).relative_path();; p = p.parent_path()) {
+        const fs::path d = fs::path(root) / p;
+        const double max = number(d / limit), use = number(d / used), reclaim = field(d / "memory.stat", cache);
+        if (std::isfinite(max) && std::isfinite(use)) room = std::min(room, max - (use - (std::isfinite(reclaim) ? reclaim : 0)));
+        if (p.empty()) break;
+      }
+  }
+  return std::max(0.0, room);
+}
+}  // namespace
+
+double available_memory() {
+  double avail = field("/proc/meminfo", "MemAvailable") * 1024;
+  avail = std::min(avail, cgroup_room());
+  // An address-space limit (ulimit -v; some batch systems set it) less what is mapped now.
+  struct rlimit r {};
+  if (::getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
+    avail = std::min(avail, std::max(0.0, double(r.rlim_cur) - field("/proc/self/status", "VmSize") * 1024));
+  return avail;
 }
 
 void check_memory(double bytes, const std::string& what) {

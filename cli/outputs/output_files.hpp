@@ -46,6 +46,20 @@ class Temporary {
   bool live_ = true;
 };
 
+/// While it lives, a directory of the process's own whose files (not its subdirectories) and then
+/// itself SIGINT, SIGTERM or SIGHUP removes as they remove a Temporary (where the process ends by
+/// that signal): a plot's working directory, a job's parts.
+class RemovedOnSignal {
+ public:
+  explicit RemovedOnSignal(std::string dir);
+  ~RemovedOnSignal();
+  RemovedOnSignal(const RemovedOnSignal&) = delete;
+  RemovedOnSignal& operator=(const RemovedOnSignal&) = delete;
+
+ private:
+  std::string dir_;
+};
+
 /// A text file (CSV) written under a temporary name: finish() writes it out (a full disk shows
 /// here), commit() renames it into place.
 class TextOutput {
@@ -83,7 +97,9 @@ void check_outputs(const std::vector<std::string>& outputs, const std::vector<st
 /// system or in the largest file this process may write (RLIMIT_FSIZE); the message names both.
 void check_space(const std::string& output, double bytes, const std::string& what);
 
-/// The memory available to a new process (MemAvailable), in bytes; +∞ where the system does not say.
+/// The memory this process may still take, in bytes: the system's (MemAvailable), within the limits
+/// of its cgroups (a batch job's, a container's) and of its address space (ulimit -v); +∞ where
+/// nothing says.
 double available_memory();
 
 /// Refuses (ConfigError) a run that needs more than the memory available.

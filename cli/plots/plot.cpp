@@ -114,6 +114,7 @@ std::string plot(const std::string& png, const PlotSpec& spec, const std::vector
       fs::remove_all(p, e);
     }
   } removed{d};
+  const RemovedOnSignal removed_on_signal(dir);  // (Ctrl-C while gnuplot draws)
   std::string why;
   try {
     for (std::size_t k = 0; k < series.size(); ++k) {

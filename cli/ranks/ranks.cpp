@@ -26,6 +26,7 @@
 #include "cli/commands/progress.hpp"
 #include "cli/config/config_node.hpp"
 #include "cli/outputs/checkpoint.hpp"
+#include "cli/outputs/output_files.hpp"
 #include "cli/ranks/gpu_of_rank.hpp"
 
 namespace lb::cli {
@@ -303,8 +304,9 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
         plan[2] = job.block;
         every = o.checkpoint_every > 0 ? o.checkpoint_every : job.every;
         dir_name = fs::absolute(Checkpoint::dir_of(out)).string();  // (ranks may start elsewhere)
-      } else if (o.restart) {
-        Checkpoint::remove(Checkpoint::dir_of(output_path(o)));
+      } else {
+        if (o.restart) Checkpoint::remove(Checkpoint::dir_of(output_path(o)));
+        dir_name = parts_dir(output_path(o)).string();  // (an output where none can be written: refused here, once)
       }
       plot = st.plot && o.plot;
     } catch (...) {
@@ -315,16 +317,18 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
   if (verdict != ok) return verdict;
 
   // From here an error on any rank ends the job: the others may be waiting for it.
-  fs::path dir;  // the parts' directory, where rank 0 made it for this job alone
   const bool ckpt = [&] {
     MPI_Bcast(plan, 5, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     MPI_Bcast(&every, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     return plan[3] != 0;
   }();
+  std::optional<RemovedOnSignal> parts;  // the parts' directory, where rank 0 made it for this job
   try {
     const std::size_t first = plan[0], n = plan[1], b = plan[2], blocks = (n + b - 1) / b;
-    if (rank_ == 0 && !ckpt) dir = parts_dir(output_path(o)), dir_name = dir.string();
     bcast(dir_name, rank_);
+    // Without checkpoints the parts are this job's alone: whichever rank fails removes them, and so
+    // does each rank that SIGTERM ends (the launcher's, after MPI_Abort or a rank killed).
+    if (!ckpt) parts.emplace(dir_name);
     const auto part = [&](std::size_t k) { return (fs::path(dir_name) / ("part-" + std::to_string(k) + ".h5")).string(); };
     Options block = o;
     block.quiet = true;
@@ -390,22 +394,22 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
       const std::string resumed_note = o.resume ? " (resumed: " + std::to_string(counts[done]) + " blocks were done, " +
                                                       std::to_string(counts[resumed]) + " went on from their checkpoints)"
                                                 : "";
-      std::vector<std::string> parts;
-      for (std::size_t k = 0; k < blocks; ++k) parts.push_back(part(k));
+      std::vector<std::string> files;
+      for (std::size_t k = 0; k < blocks; ++k) files.push_back(part(k));
       Options join = o;
       join.output = output_path(o);
       join.quiet = true;
       // How the job ran, for its balance: each block's rank (a listing HDF5 keeps in an attribute).
       std::string ranks;
       for (std::size_t k = 0; k < blocks && ranks.size() < 30000; ++k) ranks += (k ? " " : "") + std::to_string(owner[k] - 1);
-      merge_command(parts, join,
+      merge_command(files, join,
                     "a job of " + std::to_string(size_) + " ranks: " + std::to_string(blocks) + " blocks of " + std::to_string(b) +
                         " members, --balance " + o.balance + resumed_note + "; rank of each block: " +
                         (ranks.size() < 30000 ? ranks : "(not listed: " + std::to_string(blocks) + " blocks)") + gpus);
       if (ckpt) {
         make_durable(join.output);  // before the checkpoint goes
         Checkpoint::remove(dir_name);
-      } else fs::remove_all(dir);
+      } else fs::remove_all(dir_name);
       if (!o.quiet)
         std::cout << command << ": " << n << " members in " << blocks << " blocks of " << b << " over " << size_ << " ranks ("
                   << block.threads << (block.threads == 1 ? " thread" : " threads") << " each)" << resumed_note
@@ -417,9 +421,9 @@ int MpiJob::operator()(const Options& o, const std::string& command) {
     return all_none ? check_failed : ok;
   } catch (...) {
     const int status = report(std::current_exception(), "liebatch: rank " + std::to_string(rank_) + ": ");
-    if (!dir.empty()) {  // (a checkpoint's directory stays, to resume from)
+    if (parts) {  // (a checkpoint's directory stays, to resume from)
       std::error_code ec;
-      fs::remove_all(dir, ec);
+      fs::remove_all(dir_name, ec);
     }
     MPI_Abort(MPI_COMM_WORLD, status);
     return status;

@@ -21,13 +21,13 @@ template <int N, class F> LB_HD void static_for(F&& f) {
   detail::static_for_impl(f, std::make_integer_sequence<int, N>{});
 }
 
-/// The largest of f(std::integral_constant<int, I>{}) over I = 0 … N−1, and 0: a product's angle
-/// and defect from its factors'.
+/// The largest of f(std::integral_constant<int, I>{}) over I = 0 … N−1, and 0 (NaN where one is):
+/// a product's angle and defect from its factors'.
 template <int N, class S, class F> LB_HD S static_max(F&& f) {
   S m = S(0);
   static_for<N>([&](auto I) {
     const S a = f(I);
-    m = lb::max(a, m);
+    m = lb::max_nan(a, m);
   });
   return m;
 }
@@ -37,7 +37,7 @@ template <int N, class S, class F> LB_HD S loop_max(F&& f) {
   S m = S(0);
   for (int i = 0; i < N; ++i) {
     const S a = f(i);
-    m = lb::max(a, m);
+    m = lb::max_nan(a, m);
   }
   return m;
 }

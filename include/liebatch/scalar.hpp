@@ -95,6 +95,9 @@ template <class T, class K> LB_HD T as(const K& k) {
 /// The larger (smaller) of a and b; b when they do not compare (NaN), as `a > b ? a : b`.
 template <class T> LB_HD T max(const T& a, const T& b) { return lb::select(a > b, a, b); }
 template <class T> LB_HD T min(const T& a, const T& b) { return lb::select(a < b, a, b); }
+/// The larger of a and b, and NaN where either is: a defect or an angle of a state gone NaN must
+/// not pass for 0 (max drops a NaN).
+template <class T> LB_HD T max_nan(const T& a, const T& b) { return lb::select(a != a, a, lb::max(a, b)); }
 
 /// π in T to the type's precision (extended types compute it once per call: host only).
 template <class T> LB_HD T pi() {

@@ -78,8 +78,13 @@ template <class T> struct SE3 {
   /// The embedding SE(3) ⊂ ℝ¹² as (R row-major, t).
   static constexpr int embed_dim = 12;
   LB_HD Vec<T, 12> embed() const { return concat(R.flat(), t); }
-  /// Distance from SE(3), and a nearby element: those of the rotation part (SO3::defect, project).
-  LB_HD static T defect(const Vec<T, 12>& x) { return SO3<T>::defect(x.template seg<0, 9>()); }
+  /// Distance from SE(3), and a nearby element: those of the rotation part (SO3::defect, project);
+  /// NaN too where the translation is not finite (0·x is NaN for x = ±∞ or NaN).
+  LB_HD static T defect(const Vec<T, 12>& x) {
+    T d = SO3<T>::defect(x.template seg<0, 9>());
+    LB_UNROLL for (int k = 9; k < 12; ++k) d = lb::max_nan(T(0) * x[k], d);  // (d, not −0, where both are 0)
+    return d;
+  }
   LB_HD static Vec<T, 12> project(Vec<T, 12> x) {
     x.set_seg(0, SO3<T>::project(x.template seg<0, 9>()));
     return x;

@@ -119,7 +119,7 @@ template <class T> struct SO3 {
     T d = T(0);
     LB_UNROLL for (int k = 0; k < 9; ++k) {
       const T e = lb::abs(E.m[k] - (k % 4 == 0 ? T(1) : T(0)));
-      d = e > d ? e : d;
+      d = lb::max_nan(e, d);  // (a NaN entry: NaN, not the others' largest)
     }
     const bool reflection = dot(R.row(0), cross(R.row(1), R.row(2))) < T(0);
     return reflection && d < T(1) ? T(1) : d;

@@ -27,7 +27,7 @@ template <class T> struct TS2 {
   LB_HD static T defect(const point& y) {
     const Vec3<T> q = y.template seg<0, 3>(), w = y.template seg<3, 3>();
     const T unit = lb::abs(norm(q) - T(1)), tangent = lb::abs(dot(q, w)) / (T(1) + norm(w));
-    return unit > tangent ? unit : tangent;
+    return lb::max_nan(unit, tangent);
   }
   LB_HD static point project(const point& y) {
     const Vec3<T> q = (T(1) / norm(y.template seg<0, 3>())) * y.template seg<0, 3>(), w = y.template seg<3, 3>();

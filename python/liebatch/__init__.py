@@ -327,15 +327,27 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
         raise ValueError(f"time: expected a sympy symbol, got {time!r}")
     if len(set(declared)) != len(declared):
         raise ValueError("state, parameters, time: a symbol appears twice")
+    def expression(e, where):
+        # Never a string: sympify parses one with eval, so a string from a config or a form would
+        # run as Python. strict: numbers and sympy's own objects alone.
+        if isinstance(e, (str, bytes)):
+            raise TypeError(f"{where}: expected a sympy expression or a number, got the string {e!r} (strings are not parsed)")
+        try:
+            return sympy.sympify(e, strict=True)
+        except sympy.SympifyError:
+            raise TypeError(f"{where}: expected a sympy expression or a number, got {type(e).__name__}") from None
+
+    f = [expression(e, f"f[{i}]") for i, e in enumerate(f)]
+    observables = {k: expression(e, f"observables[{k!r}]") for k, e in observables.items()}
     for k, e in observables.items():
-        if time is not None and time in sympy.sympify(e).free_symbols:
+        if time is not None and time in e.free_symbols:
             raise ValueError(f"observables: {k!r} depends on time; an observable is a function of the state")
     # Every symbol becomes one of ours (s0, p0, t), so no name of the user's reaches the code.
     ours = {x: sympy.Symbol(f"s{i}") for i, x in enumerate(state)}
     ours.update({p: sympy.Symbol(f"p{i}") for i, p in enumerate(parameters)})
     if time is not None:
         ours[time] = sympy.Symbol("t")
-    exprs = [sympy.sympify(e) for e in [*f, *observables.values()]]
+    exprs = [*f, *observables.values()]
     for e in exprs:
         if e.atoms(AppliedUndef):
             raise ValueError(f"f, observables: {e} uses a function sympy does not know")

@@ -142,6 +142,11 @@ def test_a_bad_config_is_one_message_and_exit_2(tmp_path):
     (tmp_path / "cfg.json").write_text(json.dumps(dict(cfg, validate={"against": "gpu"})))
     rc, _, err = finish(mpirun(3, "validate", tmp_path / "cfg.json", "-o", tmp_path / "out.h5", "--device", "cpu"))
     assert rc == 2 and err.count("liebatch:") == 1 and "/validate/against" in err, err
+    # An output in a directory that does not exist: the single process's exit status, one message
+    # (it once came after the verdict, from MPI_Abort with the launcher's notice of it).
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    rc, _, err = finish(mpirun(3, "run", tmp_path / "cfg.json", "-o", tmp_path / "none" / "out.h5"))
+    assert rc == 3 and err.count("liebatch:") == 1 and "MPI_ABORT" not in err and "none/out.h5" in err, err
     assert os.listdir(tmp_path) == ["cfg.json"]
 
 
@@ -169,6 +174,27 @@ def test_a_rank_killed_ends_the_job_within_10_s_with_no_output(tmp_path):
         if p.poll() is None:
             kill_job(p)
     assert not out.exists()
+    # The launcher ends the other ranks with SIGTERM: they remove the parts, the killed rank's too.
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".liebatch-parts-")]
+
+
+def test_sigterm_to_the_launcher_leaves_no_output_and_no_parts(tmp_path):
+    (tmp_path / "cfg.json").write_text(json.dumps(top("rkmk4", t1=1e5)))
+    out = tmp_path / "out.h5"
+    p = mpirun(3, "run", tmp_path / "cfg.json", "-o", out, "--threads", "1", start_new_session=True)
+    try:
+        for _ in range(3000):  # until every rank writes its first part
+            parts = [f for f in os.listdir(tmp_path) if f.startswith(".liebatch-parts-")]
+            if parts and len(os.listdir(tmp_path / parts[0])) == 3:
+                break
+            time.sleep(0.01)
+        p.send_signal(signal.SIGTERM)
+        rc, _, err = finish(p, timeout=30)
+        assert rc != 0, err
+    finally:
+        if p.poll() is None:
+            kill_job(p)
+    assert sorted(os.listdir(tmp_path)) == ["cfg.json"]
 
 
 def parent(pid):

@@ -83,6 +83,18 @@ def test_poincare_hits_equal_the_command_line(cli, max_hits, samples):
     assert_same(r, out)
 
 
+def test_hits_of_a_model_without_observables_equal_the_command_line(cli):
+    # Lorenz has no observables: hits/observables once claimed one number a hit over no memory (heap
+    # addresses read as numbers, and writable).
+    cfg, _ = config("lorenz", {}, [1, 1, 1], "rkmk4")
+    cfg["time"]["t1"] = 5
+    cfg["section"] = {"type": "hyperplane", "component": "x", "value": 0}
+    out = cli(cfg, "poincare")
+    r = solve_as(cfg, out, section=lb.Hyperplane("x"))
+    assert len(r.hits.t) > 0 and r["hits/observables"].shape == out["hits/observables"].shape == (0,)
+    assert_same(r, out)
+
+
 def test_float_runs_return_float32_equal_to_the_command_line(cli):
     cfg, _ = config("heavy_top", {"preset": "bruls_cardona"}, None, "rkmk4")
     out = cli(cfg, "run", "--precision", "float")

@@ -2,6 +2,7 @@
 refused, naming the line; and the file's bytes are part of the run, so a resumed run, or slices
 merged, cannot mix the states of a file changed in between."""
 import json
+import resource
 import signal
 import subprocess
 import time
@@ -27,6 +28,20 @@ def liebatch(tmp_path, *args):
 def write(tmp_path, cfg, text):
     (tmp_path / "cfg.json").write_text(json.dumps(cfg))
     (tmp_path / "states.txt").write_text(text)
+
+
+def test_more_states_than_fit_in_memory_are_refused_naming_the_line(tmp_path):
+    # 4·10⁶ states of the free body (24 MB of text, about 256 MB once read) under an address space
+    # of 250 MB (ulimit -v, which batch systems set; cgroup limits count the same way): refused as
+    # they are read, where std::bad_alloc (exit 4) ended the run before.
+    cfg = {"model": {"name": "free_rigid_body"}, "method": "rkmk4", "time": {"t1": 0.01}, "step": {"h": 0.01},
+           "initial": {"file": "states.txt"}, "outputs": {"plot": False}}
+    write(tmp_path, cfg, "0.3 0.8 0.5\n" * 4_000_000)
+    limit = 250 << 20
+    p = subprocess.run([EXE, "run", "cfg.json", "-o", "out.h5", "-q", "--threads", "1"], capture_output=True, text=True, cwd=tmp_path,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    assert p.returncode == 2 and "more states than fit in memory" in p.stderr and "/initial/file" in p.stderr, p.stderr
+    assert not (tmp_path / "out.h5").exists()
 
 
 @pytest.mark.parametrize("text,message", [

@@ -1,10 +1,15 @@
 """What the commands say beside the HDF5 file (CSV tables, the plot's note, the summary, their errors) holds
 nothing they did not compute: a table reads back with a CSV reader, an exact error is no failure,
 a run where no member finished draws no drift of 0, and strobes that double cannot resolve are
-refused."""
+refused. Ctrl-C while gnuplot draws leaves no working directory of the plot's."""
 import csv
 import json
+import os
+import signal
 import subprocess
+import time
+
+import pytest
 
 from conftest import EXE
 
@@ -66,3 +71,54 @@ def test_an_unknown_command_and_an_option_without_its_partner_are_named(tmp_path
     # list --methods means the methods a user's model is compiled for: without --source it was ignored.
     p = subprocess.run([EXE, "list", "--methods", "rkmk4"], capture_output=True, text=True)
     assert p.returncode == 2 and "--methods requires --source" in p.stderr and not p.stdout, p.stderr
+
+
+@pytest.mark.parametrize("option,value,message", [
+    ("--threads", "0x2", "--threads: expected a decimal integer, not '0x2'"),
+    ("--batch", "0b101", "--batch: expected a decimal integer, not '0b101'"),
+    ("--checkpoint-every", "0x10", "--checkpoint-every: expected a finite decimal number, not '0x10'"),
+    ("--checkpoint-every", "nan", "--checkpoint-every: expected a finite decimal number, not 'nan'"),
+    ("-o", "", "--output: expected a file name, not ''"),
+])
+def test_options_take_decimal_numbers_and_a_file_name(tmp_path, option, value, message):
+    cfg = {"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 0.01}, "step": {"h": 1e-3},
+           "initial": {"ensemble": {"count": 40, "seed": 1, "scale": 0.1}, "state": [1, 0, 0]}, "outputs": {"plot": False}}
+    p = liebatch(tmp_path, "run", cfg, option, value)
+    assert p.returncode == 2 and message in p.stderr, p.stderr
+    assert os.listdir(tmp_path) == ["cfg.json"]
+
+
+def test_a_leading_zero_is_no_octal(tmp_path):
+    # CLI11 alone reads 010 as 8: the 40 members ran in batches of 8, 5 of them.
+    cfg = {"model": {"name": "lorenz"}, "method": "rkmk4", "time": {"t0": 0, "t1": 0.01}, "step": {"h": 1e-3},
+           "initial": {"ensemble": {"count": 40, "seed": 1, "scale": 0.1}, "state": [1, 0, 0]}, "outputs": {"plot": False}}
+    p = liebatch(tmp_path, "run", cfg, "--batch", "010", "--threads", "1")
+    assert p.returncode == 0 and "in 4 batches" in p.stdout, p.stdout
+
+
+def test_ctrl_c_while_gnuplot_draws_leaves_no_directory_behind(tmp_path):
+    # A gnuplot that never ends, so that the signal comes while it "draws"; Ctrl-C reaches the
+    # terminal's whole process group, gnuplot included.
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "gnuplot").write_text("#!/bin/sh\nsleep 60\n")
+    (tmp_path / "bin" / "gnuplot").chmod(0o755)
+    (tmp_path / "tmp").mkdir()
+    cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1},
+           "step": {"h": 0.01}, "initial": {"ensemble": {"count": 16, "seed": 1, "scale": 0.1}},
+           "section": {"type": "hyperplane", "component": "Gamma_x", "value": 0, "plot": ["Gamma_y", "Pi_x"]}}
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    env = dict(os.environ, PATH=f"{tmp_path / 'bin'}:{os.environ['PATH']}", TMPDIR=str(tmp_path / "tmp"))
+    p = subprocess.Popen([EXE, "poincare", str(tmp_path / "cfg.json"), "-o", str(tmp_path / "out.h5"), "-q"], env=env,
+                         start_new_session=True)
+    try:
+        for _ in range(3000):
+            if os.listdir(tmp_path / "tmp") or p.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert [d for d in os.listdir(tmp_path / "tmp") if d.startswith("liebatch-plot-")], "no plot was drawn"
+        os.killpg(p.pid, signal.SIGINT)
+        assert p.wait(timeout=30) == -signal.SIGINT
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert os.listdir(tmp_path / "tmp") == []

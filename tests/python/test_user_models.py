@@ -3,6 +3,7 @@ headers give their numbers bitwise, errors come at the user's lines, and the cac
 import glob
 import re
 import os
+import signal
 import shutil
 import subprocess
 import threading
@@ -145,6 +146,15 @@ template <class T> struct Small {
 """
 
 
+def write_small(tmp_path, header=SMALL, time='"t0": 0, "t1": 1', initial='"state": [1, 0, 0]'):
+    """The small model's header, the file it includes and a config of it, in tmp_path."""
+    (tmp_path / "small.hpp").write_text(header)
+    (tmp_path / "part.hpp").write_text("inline constexpr int small_part = 1;\n")
+    (tmp_path / "small.json").write_text(
+        '{"model": {"source": "small.hpp", "type": "Small", "methods": ["rkmk4"], "gpu": false}, "method": "rkmk4",'
+        ' "time": {' + time + '}, "step": {"h": 0.1}, "initial": {' + initial + '}}')
+
+
 def run_small(cache, config_file=None):
     """`liebatch list`-free check: a run of the small model, returning (seconds, stderr)."""
     env = dict(os.environ, LIEBATCH_CACHE_DIR=str(cache))
@@ -162,12 +172,48 @@ def objects(cache):
     return sorted(os.listdir(cache / "models"))
 
 
-def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compiles_at_once(tmp_path):
-    (tmp_path / "small.hpp").write_text(SMALL)
+@pytest.mark.parametrize("names,message", [
+    ('static std::vector<std::string> state_names() { return {"mu"}; }', "state_names() gives 1 name for a state of 3 numbers"),
+    ('static std::vector<std::string> observable_names() { return {"e", "f"}; }',
+     "observable_names() gives 2 names for the 0 numbers observables(y) returns"),
+], ids=["state", "observables"])
+def test_names_that_do_not_count_the_numbers_are_refused_before_the_run(tmp_path, names, message):
+    # Every output array is sized by the names: too few state names once crashed a poincare run
+    # (SIGSEGV), too many observable names wrote samples of 0 that were never computed.
+    write_small(tmp_path, SMALL.replace("  static constexpr auto parameters()", "  " + names + "\n  static constexpr auto parameters()"))
+    env = dict(os.environ, LIEBATCH_CACHE_DIR=str(tmp_path / "cache"))
+    for _ in range(2):  # compiled, then from the cache: the same answer, quickly
+        p = subprocess.run([EXE, "run", str(tmp_path / "small.json"), "-o", str(tmp_path / "out.h5"), "-q"], capture_output=True,
+                           text=True, env=env)
+        assert p.returncode == 2 and "config /model: the model breaks its contract: " + message in p.stderr, p.stderr
+    assert "compiling" not in p.stderr and not (tmp_path / "out.h5").exists()
+
+
+def test_slices_and_checkpoints_of_a_changed_header_are_another_run(tmp_path):
+    # A file the header includes from its directory changes between two slices, and between a
+    # checkpoint and its resume: both were joined into one run, of members of two models.
+    write_small(tmp_path, time='"t0": 0, "t1": 20000', initial='"state": [1, 0, 0], "ensemble": {"count": 4, "scale": 0.1}')
+    env = dict(os.environ, LIEBATCH_CACHE_DIR=str(tmp_path / "cache"))
+
+    def liebatch(*args, **kw):
+        return subprocess.run([EXE, *map(str, args), "-q"], capture_output=True, text=True, env=dict(env, **kw))
+
+    assert liebatch("run", tmp_path / "small.json", "--members", "0:2", "-o", tmp_path / "p1.h5").returncode == 0
+    (tmp_path / "part.hpp").write_text("inline constexpr int small_part = 2;\n")
+    assert liebatch("run", tmp_path / "small.json", "--members", "2:4", "-o", tmp_path / "p2.h5").returncode == 0
+    p = liebatch("merge", tmp_path / "p1.h5", tmp_path / "p2.h5", "-o", tmp_path / "all.h5")
+    assert p.returncode == 2 and "its model_source differs ('small.hpp (FNV-1a" in p.stderr, p.stderr
+    # A checkpoint (the run killed before its third generation's rename), then the header back.
+    out = tmp_path / "out.h5"
+    p = liebatch("run", tmp_path / "small.json", "-o", out, "--checkpoint-every", 0.01, LIEBATCH_CHECKPOINT_KILL_BEFORE_RENAME="3")
+    assert p.returncode == -signal.SIGKILL, p.stderr
     (tmp_path / "part.hpp").write_text("inline constexpr int small_part = 1;\n")
-    (tmp_path / "small.json").write_text(
-        '{"model": {"source": "small.hpp", "type": "Small", "methods": ["rkmk4"], "gpu": false}, "method": "rkmk4",'
-        ' "time": {"t0": 0, "t1": 1}, "step": {"h": 0.1}, "initial": {"state": [1, 0, 0]}}')
+    p = liebatch("run", tmp_path / "small.json", "-o", out, "--resume")
+    assert p.returncode == 2 and "model_source" in p.stderr and not out.exists(), p.stderr
+
+
+def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compiles_at_once(tmp_path):
+    write_small(tmp_path)
     cache = tmp_path / "cache"
     # Two processes compile the same model at once: both succeed, one plugin is kept.
     results = []
@@ -258,6 +304,14 @@ def test_sympy_models_refuse_what_would_reach_the_code():
         lb.sympy_model("so3*", mu, [0, 0, 0], parameters={mu[0]: 1})
     with pytest.raises(ValueError, match="depends on time"):
         lb.sympy_model("so3*", mu, [0, 0, 0], observables={"e": t * mu[0]}, time=t)
+    # A string is never parsed (sympify runs it through eval): this one once created a file.
+    planted = "__import__('os').system('touch liebatch-sympy-planted') or z"
+    for kw in ({"f": [0, 0, planted]}, {"f": [0, 0, 0], "observables": {"e": planted}}):
+        with pytest.raises(TypeError, match="expected a sympy expression or a number, got the string"):
+            lb.sympy_model("so3*", mu, **kw)
+    assert not os.path.exists("liebatch-sympy-planted")
+    with pytest.raises(TypeError, match=r"f\[1\]: expected a sympy expression or a number, got list"):
+        lb.sympy_model("so3*", mu, [0, [1], 0])
 
 
 # --- The GPU path: a user's model gets kernels of its own (cli/models/plugin_unit_gpu.cu, nvcc).

@@ -1,0 +1,99 @@
+"""Inputs refused before any work, each naming its key: a state that is no state (NaN, overflowed
+numbers), an output that cannot be put where it goes, a convergence reference no finer than the
+steps it judges, methods no liebatch has, numbers a float run cannot hold; and a plot left from an
+earlier run is said to be one."""
+import json
+import math
+import os
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+import liebatch as lb
+from conftest import EXE
+
+FREE_BODY = {"model": {"name": "free_rigid_body"}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.1},
+             "initial": {"state": [0.3, 0.8, 0.5]}, "outputs": {"plot": False}}
+
+
+def liebatch(tmp_path, command, config, *extra, output="out.h5"):
+    (tmp_path / "cfg.json").write_text(json.dumps(config))
+    return subprocess.run([EXE, command, "cfg.json", "-o", output, "-q", *map(str, extra)], capture_output=True, text=True, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("config,message", [
+    # Every number 1e200: the chain's |q| overflows to inf, and its defect was NaN read as 0.
+    ({"model": {"name": "pendulum_chain", "parameters": {"N": 2}}, "initial": {"state": [1e200] * 12}},
+     "initial state 0 is off the model's manifold: defect nan"),
+    # Perturbations of scale 1e300 overflow the attitude: initial/y all NaN, and the run went on.
+    ({"model": {"name": "rigid_body_attitude"},
+      "initial": {"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.3, 0.8, 0.5], "ensemble": {"count": 3, "scale": 1e300}}},
+     "member 0 starts off the model's manifold: defect nan"),
+], ids=["overflowed chain", "overflowed attitude"])
+def test_a_state_that_is_no_state_is_refused(tmp_path, config, message):
+    cfg = dict(FREE_BODY, **config)
+    p = liebatch(tmp_path, "run", cfg)
+    assert p.returncode == 2 and message in p.stderr, p.stderr
+    assert not (tmp_path / "out.h5").exists()
+
+
+def test_a_state_with_nan_has_a_nan_defect():
+    assert math.isnan(lb.model("rigid_body_attitude").defect(np.full(12, np.nan)))
+    assert math.isnan(lb.model("pendulum_chain", N=2).defect(np.full(12, 1e200)))
+    assert math.isnan(lb.model("free_rigid_body").defect(np.array([np.nan, 0, 0])))  # so*(3): no constraint, still no state
+
+
+def test_an_output_that_cannot_be_put_in_place_is_refused_before_the_run(tmp_path):
+    # converge ran every study first (seconds to hours), then found no directory for its output.
+    study = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "time": {"t0": 0, "t1": 1},
+             "converge": {"methods": ["rkmk4", "cf4"], "steps": {"h0": 0.001, "factor": 0.5, "count": 4}, "reference": {"h": 1e-6}}}
+    t = time.monotonic()
+    p = liebatch(tmp_path, "converge", study, output="none/x.h5")
+    assert p.returncode == 3 and "cannot write output 'none/x.h5': no directory" in p.stderr, p.stderr
+    assert time.monotonic() - t < 2
+    # A name longer than NAME_MAX: the temporary shortens its own, so only the rename at the end failed.
+    name = "x" * 300 + ".h5"
+    p = liebatch(tmp_path, "run", FREE_BODY, output=name)
+    assert p.returncode == 3 and "its name has 303 bytes, more than the 255" in p.stderr, p.stderr
+    assert os.listdir(tmp_path) == ["cfg.json"]
+
+
+def test_a_reference_no_finer_than_the_steps_is_refused(tmp_path):
+    study = {"model": {"name": "free_rigid_body"}, "time": {"t0": 0, "t1": 1}, "initial": {"state": [0.3, 0.8, 0.5]},
+             "converge": {"methods": ["rkmk4"], "steps": {"h0": 0.01, "count": 4}, "reference": {"method": "rkmk4", "h": 0.05}}}
+    p = liebatch(tmp_path, "converge", study)
+    assert p.returncode == 2 and "config /converge/reference/h: the reference step 0.05 must be finer than every step" in p.stderr, p.stderr
+
+
+def test_methods_of_a_chain_are_names_of_methods_also_where_none_is_compiled(tmp_path):
+    cfg = dict(FREE_BODY, model={"name": "pendulum_chain", "preset": "paper", "parameters": {"N": 2}, "methods": ["bogus"]})
+    del cfg["initial"]
+    p = liebatch(tmp_path, "run", cfg)
+    assert p.returncode == 2 and "config /model/methods/0: unknown method 'bogus'" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("change,path", [
+    ({"model": {"name": "free_rigid_body", "parameters": {"inertia": [1, 1e-50, 1]}}}, "/model/parameters/inertia/1"),
+    ({"model": {"name": "free_rigid_body", "parameters": {"inertia": [1, 1, 1e40]}}}, "/model/parameters/inertia/2"),
+    ({"time": {"t1": 1e39}, "step": {"h": 1e37}}, "/time"),
+], ids=["a parameter below float's normals", "a parameter past float's range", "a span past float's range"])
+def test_numbers_a_float_run_cannot_hold_are_refused(tmp_path, change, path):
+    # Each ran, every member "nonfinite" (inf or 0 in float), and nothing named the number.
+    cfg = dict(FREE_BODY, **change)
+    p = liebatch(tmp_path, "run", cfg, "--precision", "float")
+    assert p.returncode == 2 and f"config {path}: float cannot hold" in p.stderr and "use double" in p.stderr, p.stderr
+    assert "float cannot hold" not in liebatch(tmp_path, "run", cfg).stderr  # double holds them
+
+
+def test_a_plot_of_an_earlier_run_is_said_to_be_one(tmp_path):
+    cfg = dict(FREE_BODY, time={"t1": 10}, step={"h": 0.01}, outputs={"samples": 11})
+    cfg["initial"] = {"state": [0.3, 0.8, 0.5], "ensemble": {"count": 10, "scale": 0.3}}
+    p = liebatch(tmp_path, "run", cfg)
+    if not (tmp_path / "out.png").exists():
+        pytest.skip(f"no plot drawn here (gnuplot): {p.stderr}")
+    assert "earlier run" not in p.stderr, p.stderr
+    time.sleep(0.01)
+    p = liebatch(tmp_path, "run", cfg, "--no-plot")
+    assert p.returncode == 0 and "'out.png' beside the output is an earlier run's plot; this run drew none" in p.stderr, p.stderr
