@@ -150,12 +150,14 @@ std::size_t rows(const py::array_t<double, py::array::c_style>& a, int cols, con
 
 /// A model from the "model" object of a config and its "parameter_sampler" ("" : none), as JSON text.
 std::shared_ptr<ModelRunner> model_of(const std::string& model, const std::string& sampler) {
-  const auto j = nlohmann::json::parse(model);
-  Node n(j, "/model");
+  // Read as a config is (a number past double's range named), within one, so that errors name
+  // the config's paths, which lb turns into argument names.
+  const auto j = parse_config("{\"model\": " + model + "}");
+  Node n(j.at("model"), "/model");
   auto r = make_model(n);
   if (!sampler.empty()) {
-    const auto ps = nlohmann::json::parse(sampler);
-    r->set_rule(read_sampler(Node(ps, "/parameter_sampler"), *r), 1);
+    const auto ps = parse_config("{\"parameter_sampler\": " + sampler + "}");
+    r->set_rule(read_sampler(Node(ps.at("parameter_sampler"), "/parameter_sampler"), *r), 1);
   }
   return r;
 }

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <liebatch/pack.hpp>
 
@@ -63,10 +65,23 @@ const CLI::Validator finite_decimal(  // (CLI::Range lets NaN through: checkpoin
 const CLI::Validator file_name([](std::string& v) { return v.empty() ? std::string("expected a file name, not ''") : std::string(); }, "");
 }  // namespace
 
+/// SIGUSR1 where no checkpoint is taken: said, and the run goes on. By default it ends the process
+/// (temporaries and a job's parts left in place), and a batch system sends it before a job's limit
+/// (Slurm's --signal) to the runs that checkpoint. Checkpoints take it over (CheckpointSignals).
+extern "C" void usr1_without_checkpoints(int) {
+  static const char note[] = "liebatch: SIGUSR1 ignored: this run takes no checkpoints (--checkpoint-every SECONDS)\n";
+  [[maybe_unused]] const auto n = ::write(2, note, sizeof note - 1);
+}
+
 int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   // Past the file-size limit (ulimit -f) a write then fails with EFBIG, reported as a full disk,
   // instead of the signal killing the process with its temporary files in place.
   std::signal(SIGXFSZ, SIG_IGN);
+  struct sigaction usr1 {};
+  usr1.sa_handler = usr1_without_checkpoints;
+  usr1.sa_flags = SA_RESTART;
+  sigemptyset(&usr1.sa_mask);
+  sigaction(SIGUSR1, &usr1, nullptr);
   CLI::App app{"liebatch: Lie group integrators for large ensembles of mechanical systems"};
   app.require_subcommand(1);
   app.set_version_flag("--version",

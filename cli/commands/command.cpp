@@ -12,6 +12,8 @@
 #include <limits>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include <liebatch/ensemble/batch_plan.hpp>
 #include <liebatch/ensemble/device.hpp>
 #include <liebatch/methods/step.hpp>
@@ -130,10 +132,19 @@ void check_resources(const Study& st, Command c, const Options& o, const std::st
   const double d = st.model->dim(), q = double(st.model->obs_names().size()), k = st.run.samples;
   double per = 8 * (2 * d + 3) + 1 + 8 * k * (1 + d + q);  // initial/, final/, samples/
   if (c == Command::poincare) per += 3 * 8;                // hits/count, lost, suspected_pairs
-  // A run with checkpoints stages its arrays beside the output, then writes the output from them.
+  // A run with checkpoints stages its arrays beside the output, then writes the output from them;
+  // a resumed one finds what it staged already on the disk (counted as used there).
   const double copies = o.checkpoint_every > 0 || o.resume ? 2 : 1;
+  double staged = 0;
+  if (o.resume && !out.empty()) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(Checkpoint::dir_of(out), ec)) {
+      struct stat sb {};
+      if (::lstat(e.path().c_str(), &sb) == 0 && S_ISREG(sb.st_mode)) staged += 512.0 * double(sb.st_blocks);
+    }
+  }
   if (!out.empty())
-    check_space(out, copies * (65536 + n * per),
+    check_space(out, copies * (65536 + n * per) - staged,
                 fmt_count(n) + " members x " + human_bytes(per) + (c == Command::poincare ? ", before the section's hits" : "") +
                     (copies > 1 ? ", twice: staged for checkpoints, then written" : ""));
   const auto batch = double(batch_size(st, std::size_t(o.batch), c == Command::validate));
@@ -191,6 +202,8 @@ Study load(const Options& o, Command c) {
   st.plot = st.plot && o.plot && !o.memory;
   st.members = member_range(o.members, st.init.count, c);
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
+  // Stopped from outside (Python's Ctrl-C): at the end of a leg, so legs short (bitwise the same).
+  if (o.stop && c != Command::converge) st.run.pauses = std::max(st.run.pauses, short_pauses(st.run));
   if (!given) st.inputs.push_back(o.config);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.

@@ -143,7 +143,7 @@ int converge_command(const Options& opt) {
   std::ostringstream unused;
   std::ostream& csv = table ? table->out() : unused;
   csv << csv_mark("converge") << "\nmethod,h,error,roundoff,local_slope,point\n";
-  csv.precision(10);
+  csv.precision(17);  // every number as it is, as validate's table
   std::vector<Series> series;
   std::ostringstream report;  // printed after the progress line
   Series dropped{"not fitted (round-off, pre-asymptotic)", {}, {}, "w points pt 6 ps 2 lc rgb 'black'"};

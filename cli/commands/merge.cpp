@@ -6,6 +6,7 @@
 // (rows) appended in member order, names copied; root attributes are the first part's, with the
 // devices, SIMD units and batches of all parts and the list of parts.
 #include <hdf5.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,16 @@ namespace {
 /// Root attributes that must agree for parts to be slices of one run.
 const char* const same_run[] = {"liebatch_version", "liebatch_commit", "command",        "model",         "model_source", "method",
                                 "precision",        "config",          "initial_states", "members_total", "parameters"};
+
+/// Where two configs' texts first differ, as " (at /section/max_hits)"; "" where they do not parse.
+std::string config_difference(const std::string& was, const std::string& now) {
+  try {
+    const nlohmann::json d = nlohmann::json::diff(nlohmann::json::parse(was), nlohmann::json::parse(now));
+    return d.empty() ? "" : " (at " + d.at(0).at("path").get<std::string>() + ")";
+  } catch (const nlohmann::json::exception&) {
+    return "";
+  }
+}
 
 /// An HDF5 handle closed on scope exit (files, datasets, spaces, types, attributes).
 struct Handle {
@@ -245,7 +256,17 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
   if (o.output.empty()) throw ConfigError("merge: -o: give the merged file's name");
   if (const std::string why = sink_format_error(o.output); !why.empty()) throw ConfigError(why);
   check_outputs({o.output}, paths, o.force);
+  // Every part is open at once: as many files as this process may open (ulimit -n), the soft limit
+  // raised to the hard one (a job array's thousands of parts).
+  if (struct rlimit r{}; ::getrlimit(RLIMIT_NOFILE, &r) == 0) {
+    if (r.rlim_cur < r.rlim_max) r.rlim_cur = r.rlim_max, ::setrlimit(RLIMIT_NOFILE, &r);
+    if (::getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur != RLIM_INFINITY && paths.size() + 64 > r.rlim_cur)
+      throw IoError("merge: " + std::to_string(paths.size()) + " parts, open at once, need more files than the " +
+                    std::to_string(r.rlim_cur) + " this process may open (ulimit -n; raise its hard limit)");
+  }
   h5_setup();
+  // A part in messages: its file, or what the caller named it (lb.merge: an Output in memory).
+  const auto named = [](const Part& q) { return q.name == q.path ? "'" + echo(q.path) + "'" : q.name; };
   std::vector<Part> parts;
   parts.reserve(paths.size());
   for (std::size_t k = 0; k < paths.size(); ++k) {
@@ -255,15 +276,15 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
     p.file.id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     if (p.file < 0) throw IoError("merge: cannot open '" + echo(path) + "' as an HDF5 file");
     if (H5Aiterate2(p.file, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_attr, &p) < 0)
-      throw IoError("merge: cannot read the attributes of '" + echo(path) + "' (each is one number or one string in liebatch's outputs)");
+      throw IoError("merge: cannot read the attributes of " + named(p) + " (each is one number or one string in liebatch's outputs)");
     const auto cmd = p.text.find("command");
     if (!p.text.count("liebatch_version") || cmd == p.text.end() || (cmd->second != "run" && cmd->second != "poincare") ||
         !p.number.count("members_begin") || !p.number.count("members_end") || !p.number.count("members_total"))
-      throw ConfigError("merge: '" + echo(path) + "' is not the output of a liebatch run or poincare (with its members recorded)");
+      throw ConfigError("merge: " + named(p) + " is not the output of a liebatch run or poincare (with its members recorded)");
     const double a = p.number["members_begin"], b = p.number["members_end"], n = p.number["members_total"];
     const auto whole = [](double x) { return x >= 0 && x <= 9.0e15 && x == std::floor(x); };
     if (!whole(a) || !whole(b) || !whole(n) || a >= b || b > n)
-      throw ConfigError("merge: '" + echo(path) + "' records no valid slice (members " + std::to_string(a) + " to " + std::to_string(b) +
+      throw ConfigError("merge: " + named(p) + " records no valid slice (members " + std::to_string(a) + " to " + std::to_string(b) +
                         " of " + std::to_string(n) + ")");
     p.begin = std::size_t(a), p.end = std::size_t(b), p.total = std::size_t(n);
     for (const char* key : same_run) {
@@ -272,11 +293,10 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
                            (p.text.count(key) && p.text[key] != first.text.at(key)) ||
                            (p.number.count(key) && p.number[key] != first.number.at(key));
       if (differs)
-        throw ConfigError("merge: '" + echo(path) + "' is not a slice of the same run as '" + echo(first.path) + "': its " + key +
-                          " differs" +
-                          (p.text.count(key) && first.text.count(key) && std::string(key) != "config"
-                               ? " ('" + echo(p.text[key]) + "', there '" + echo(first.text.at(key)) + "')"
-                               : ""));
+        throw ConfigError("merge: " + named(p) + " is not a slice of the same run as " + named(first) + ": its " + key + " differs" +
+                          (!p.text.count(key) || !first.text.count(key) ? ""
+                           : std::string(key) == "config"               ? config_difference(first.text.at(key), p.text[key])
+                                                          : " ('" + echo(p.text[key]) + "', there '" + echo(first.text.at(key)) + "')"));
     }
   }
   // The slices in member order, covering 0 … N once.
@@ -289,8 +309,8 @@ int merge_command(const std::vector<std::string>& paths, const Options& o, const
     const Part& p = parts[order[k]];
     const auto range = [](const Part& q) { return std::to_string(q.begin) + ":" + std::to_string(q.end); };
     if (p.begin < next)
-      throw ConfigError("merge: '" + echo(p.path) + "' (members " + range(p) + ") overlaps '" + echo(parts[order[k - 1]].path) +
-                        "' (members " + range(parts[order[k - 1]]) + ")");
+      throw ConfigError("merge: " + named(p) + " (members " + range(p) + ") overlaps " + named(parts[order[k - 1]]) + " (members " +
+                        range(parts[order[k - 1]]) + ")");
     if (p.begin > next)
       throw ConfigError("merge: members " + std::to_string(next) + " to " + std::to_string(p.begin - 1) + " are in no part (of " +
                         std::to_string(total) + ")");

@@ -373,6 +373,8 @@ bool has_pair(const std::string& method) {
   return false;
 }
 
+}  // namespace
+
 /// Parses the config. JSON parsers keep the last of a repeated key, so repeats are found here;
 /// nesting is limited (a hostile config must not exhaust memory), and a syntax error names the
 /// JSON path where it occurred.
@@ -441,8 +443,6 @@ nlohmann::json parse_config(const std::string& text) {
   if (!duplicate.empty()) Node::fail(duplicate, "key given twice");
   return j;
 }
-
-}  // namespace
 
 void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0, int threads) const {
   const int dim = model->dim();

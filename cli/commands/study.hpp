@@ -79,6 +79,10 @@ enum class Command { run, poincare, converge, validate };
 /// seed): refused where no parameter is drawn, or sobol draws more dimensions than it has.
 UnitSampler read_sampler(Node ps, const ModelRunner& model);
 
+/// JSON text as a config is read: a repeated key, nesting past 64 levels, a number past double's
+/// range and a syntax error are ConfigErrors naming where.
+nlohmann::json parse_config(const std::string& text);
+
 /// Reads and checks the config text, for a run in float where `single`; `base_dir` resolves
 /// relative file names.
 Study read_study(const std::string& text, Command cmd, const std::string& base_dir, bool single = false);

@@ -65,6 +65,19 @@ bool ours(const std::string& name) {
   return false;
 }
 
+bool removable(const std::string& dir);
+
+/// A checkpoint to resume from is a directory liebatch made, never a link to one, holding only
+/// what liebatch writes there: what it holds is removed once the output is in place, so anything
+/// else would be refused then, after the run (or removed through a link).
+void check_resumable(const std::string& dir) {
+  struct stat sb {};
+  if (::lstat(dir.c_str(), &sb) == 0 && !S_ISDIR(sb.st_mode))
+    throw IoError("cannot resume from " + in_quotes(dir) + ": it is " + (S_ISLNK(sb.st_mode) ? "a symbolic link" : "not a directory") +
+                  "; liebatch resumes from the directory it made, there (move that back)");
+  removable(dir);
+}
+
 /// The error for a checkpoint file that cannot be what liebatch wrote, and the way out.
 IoError damaged(const std::string& dir, const std::string& file, const std::string& why) {
   return IoError("checkpoint file " + in_quotes(file) + " in " + in_quotes(dir) + " is damaged (" + why +
@@ -224,6 +237,7 @@ std::string Checkpoint::in_the_way(const std::string& output) {
 Checkpoint::Checkpoint(const std::string& output, const json& identity, bool resume, bool restart, double every)
     : dir_(dir_of(output)), identity_(identity), every_(every) {
   if (resume) {
+    check_resumable(dir_);
     struct stat sb {};
     if (::stat((dir_ + "/job.json").c_str(), &sb) == 0)
       throw ConfigError("cannot resume from " + in_quotes(dir_) +
@@ -268,6 +282,7 @@ bool CheckpointSignals::ending() { return term_asked.load(); }
 
 void Checkpoint::read() {
   const json m = read_json(dir_, "manifest.json");
+  std::map<std::string, std::uint64_t> columns;  // the staged column arrays' raw files and sizes
   try {
     identity_ = m.at("identity");
     generation_ = m.at("generation").get<long>();
@@ -275,6 +290,7 @@ void Checkpoint::read() {
     every_ = m.at("every").get<double>();
     rows_ = m.at("rows").get<std::map<std::string, std::uint64_t>>();
     values_ = m.at("values").get<std::map<std::string, std::uint64_t>>();
+    columns = m.value("columns", json::object()).get<std::map<std::string, std::uint64_t>>();
     if (!identity_.is_object() || !m.at("files").is_object()) throw std::runtime_error("its identity and files are not objects");
   } catch (const std::exception& e) {
     throw damaged(dir_, "manifest.json", echo(e.what(), 200));
@@ -289,12 +305,24 @@ void Checkpoint::read() {
     engine_->batch = head[0], engine_->b0 = head[1], engine_->leg = int(head[2]);
   }
   if (files.contains("tally")) tally_ = read_parts(dir_, files["tally"], head);
-  // What a killed checkpoint left beside this generation.
+  // The staged arrays, each at its size: one gone would be made again of zeros, members never run.
+  // (Their contents have no CRC: batches rewrite them in place.)
+  for (const auto& [name, bytes] : columns) {
+    struct stat sb {};
+    if (!ours(name) || ::lstat((dir_ + "/" + name).c_str(), &sb) != 0 || !S_ISREG(sb.st_mode))
+      throw damaged(dir_, name, "missing; the manifest lists it, a staged array of " + std::to_string(bytes) + " bytes");
+    if (std::uint64_t(sb.st_size) != bytes)
+      throw damaged(dir_, name, std::to_string(sb.st_size) + " bytes, not the " + std::to_string(bytes) + " its manifest lists");
+  }
+  // What a killed checkpoint left beside this generation: liebatch's own files alone (a user's
+  // note.bin stays).
   for (const auto& e : fs::directory_iterator(dir_)) {
     const std::string f = e.path().filename().string();
     const bool named =
         (files.contains("engine") && files["engine"]["name"] == f) || (files.contains("tally") && files["tally"]["name"] == f);
-    if (!named && (f == "manifest.json.tmp" || f.ends_with(".bin"))) fs::remove(e.path());
+    std::error_code ec;
+    if (!named && ours(f) && (f == "manifest.json.tmp" || f.ends_with(".bin")) && fs::is_regular_file(fs::symlink_status(e.path(), ec)))
+      fs::remove(e.path());
   }
 }
 
@@ -319,8 +347,8 @@ void Checkpoint::save(StagedSink& sink, std::size_t next_member, const EngineSta
   bytes_ = 0;
   if (engine) file("engine", {engine->batch, engine->b0, std::uint64_t(engine->leg)}, *engine);
   file("tally", {}, tally);
-  const json m = {{"format", format}, {"identity", identity_}, {"generation", g},     {"next_member", next_member},
-                  {"every", every_},  {"files", files},        {"rows", sink.rows()}, {"values", values_}};
+  const json m = {{"format", format}, {"identity", identity_}, {"generation", g},   {"next_member", next_member},    {"every", every_},
+                  {"files", files},   {"rows", sink.rows()},   {"values", values_}, {"columns", sink.column_files()}};
   write_manifest(m);
   // The previous generation's files are no longer named by the manifest.
   for (const char* what : {"engine", "tally"}) std::remove((dir_ + "/" + what + "-" + std::to_string(generation_) + ".bin").c_str());
@@ -357,6 +385,7 @@ void write_json(const std::string& dir, const std::string& file, const json& m, 
 Checkpoint::Job Checkpoint::job(const std::string& output, const json& identity, bool resume, bool restart, Job fresh) {
   const std::string dir = dir_of(output);
   if (resume) {
+    check_resumable(dir);
     struct stat sb {};
     if (::stat((dir + "/manifest.json").c_str(), &sb) == 0)
       throw ConfigError("cannot resume from " + in_quotes(dir) +

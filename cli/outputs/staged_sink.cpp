@@ -234,6 +234,13 @@ void StagedSink::sync() {
     if (::fdatasync(f->fd) != 0) fail("sync", f->name);
 }
 
+std::map<std::string, std::uint64_t> StagedSink::column_files() const {
+  std::map<std::string, std::uint64_t> r;
+  for (const auto& [path, f] : files_)
+    if (f->columns) r[std::filesystem::path(f->name).filename().string()] = f->elem() * f->rows() * f->dims.back();
+  return r;
+}
+
 std::map<std::string, std::uint64_t> StagedSink::rows() const {
   std::map<std::string, std::uint64_t> r;
   for (const auto& [path, f] : files_)

@@ -46,6 +46,9 @@ class StagedSink final : public Sink {
   void sync();
   /// The rows each row array holds now.
   std::map<std::string, std::uint64_t> rows() const;
+  /// Each column array's raw file (its name in the directory) and its size: a checkpoint's
+  /// manifest lists them, and a resume finds each whole.
+  std::map<std::string, std::uint64_t> column_files() const;
   /// Whether a raw file exists for the array at `path` (made by an earlier run of this checkpoint).
   bool staged(const std::string& path) const;
 

@@ -409,6 +409,14 @@ template <class T> struct {name} {{
     return compile_model(cpp=text, type=name, methods=methods, gpu=gpu)
 
 
+def _model_of_spec(spec, sampler):
+    """The Model of a spec and sampler Model.__init__ made (unpickling)."""
+    m = Model.__new__(Model)
+    m.spec, m.sampler = spec, sampler
+    m._m = _call(_liebatch.Model, _json(spec), _json(sampler) if sampler else "")
+    return m
+
+
 class Model:
     """A model of the command line with its parameters: fixed, swept or drawn per member."""
 
@@ -429,6 +437,10 @@ class Model:
             self.spec["parameters"] = {k: _parameter(k, v) for k, v in parameters.items()}
         self.sampler = _sampler(sampler)
         self._m = _call(_liebatch.Model, _json(self.spec), _json(self.sampler) if self.sampler else "")
+
+    def __reduce__(self):
+        """Pickled (multiprocessing, Dask) and copied as what it was made from: its JSON spec."""
+        return _model_of_spec, (self.spec, self.sampler)
 
     name = property(lambda self: self._m.name)
     dim = property(lambda self: self._m.dim, doc="numbers per state")
@@ -779,6 +791,8 @@ def merge(parts, path, force=False):
     ValueError); an existing `path` is replaced only if liebatch wrote it, or with force=True, and
     never when it is a part."""
     path = os.fspath(path)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):  # (before the scratch directory beside it is named instead)
+        raise FileNotFoundError(f"cannot write output {path!r}: no directory {os.path.dirname(os.path.abspath(path))!r}")
     with _temporaries_removed_on_signal(), tempfile.TemporaryDirectory(prefix=".tmp-merge-",
                                                                        dir=os.path.dirname(os.path.abspath(path))) as scratch:
         files, names = [], []  # names: how merged_from lists each part (an Output's file is gone after)

@@ -206,6 +206,57 @@ def test_a_damaged_or_missing_checkpoint_is_a_file_error_naming_the_file(stopped
     assert p.returncode == 3 and "no checkpoint" in p.stderr, p.stderr
 
 
+def test_a_staged_array_cut_short_or_missing_is_a_file_error_naming_it(stopped):
+    # A missing one was made again of zeros: members the checkpoint counted done came out as 0, "ok".
+    cfg, out = stopped
+    ckpt = str(out) + ".ckpt"
+    raw = sorted(f for f in os.listdir(ckpt) if f.endswith(".raw"))
+    assert raw
+    os.truncate(os.path.join(ckpt, raw[0]), 8)
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and raw[0] in p.stderr and "8 bytes, not the" in p.stderr, p.stderr
+    os.remove(os.path.join(ckpt, raw[0]))
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and raw[0] in p.stderr and "missing; the manifest lists it" in p.stderr, p.stderr
+    assert not out.exists()
+
+
+def test_a_resume_refuses_what_liebatch_did_not_write_before_it_runs(stopped):
+    # A file of the user's named *.bin was removed; a link to the checkpoint was refused only at the
+    # end, the output already written.
+    cfg, out = stopped
+    ckpt = str(out) + ".ckpt"
+    mine = os.path.join(ckpt, "notes.bin")
+    open(mine, "w").write("mine")
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and "notes.bin" in p.stderr and open(mine).read() == "mine" and not out.exists(), p.stderr
+    os.remove(mine)
+    os.rename(ckpt, ckpt + "-moved")
+    os.symlink(os.path.basename(ckpt) + "-moved", ckpt)
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 3 and "it is a symbolic link" in p.stderr and not out.exists(), p.stderr
+    os.remove(ckpt)
+    os.rename(ckpt + "-moved", ckpt)
+    p = liebatch(*args("run", cfg, out, "--resume"))
+    assert p.returncode == 0 and out.exists() and not os.path.exists(ckpt), p.stderr
+
+
+def test_sigusr1_without_checkpoints_is_said_and_the_run_goes_on(tmp_path):
+    # It ended the process (exit 138), the output's temporary left behind.
+    (tmp_path / "cfg.json").write_text(json.dumps(top(False, t1=80)))
+    out = tmp_path / "out.h5"
+    p = subprocess.Popen(args("run", tmp_path / "cfg.json", out), stderr=subprocess.PIPE, text=True)
+    for _ in range(2000):
+        if any(".tmp-" in f for f in os.listdir(tmp_path)):
+            break
+        time.sleep(0.005)
+    assert p.poll() is None
+    p.send_signal(signal.SIGUSR1)
+    assert p.wait(timeout=120) == 0
+    assert "SIGUSR1 ignored: this run takes no checkpoints" in p.stderr.read()
+    assert sorted(os.listdir(tmp_path)) == ["cfg.json", "out.h5"]
+
+
 @pytest.mark.parametrize("damage,status,message", [
     (lambda m: m["values"].update(batch=0), 3, "does not start a batch of 0"),
     (lambda m: m.pop("files"), 3, "damaged"),

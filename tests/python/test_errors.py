@@ -88,6 +88,11 @@ def solve(**kw):
     (lambda: lb.Hyperplane(0, value=float("nan")), ValueError, r"^value: expected a finite number, got nan"),
     (lambda: lb.Stroboscopic(float("inf")), ValueError, r"^period: expected a finite number, got inf"),
     (lambda: lb.statistics(solve(samples=3), bins=2**40), ValueError, r"^bins: expected an integer in \[1, 16777216\]"),
+    # Short, and named: a number past double's range in a parameter; a range as wide as all doubles.
+    (lambda: lb.model("free_rigid_body", inertia=[10**400, 1, 1]), ValueError,
+     r"^parameter inertia/0: number 10{76}\.\.\. \(401 characters\) is out of the range of a double"),
+    (lambda: lb.statistics(solve(samples=3), lo=-1e308, hi=1e308), ValueError,
+     r"^statistics: histogram range \[-1e\+308, 1e\+308\) is not finite lo < hi with a finite width$"),
     # Refused before any allocation, as the command line refuses it (it was std::bad_alloc, or swap).
     (lambda: solve(y0=np.repeat(np.array(TOP.initial, ndmin=2), 1000, axis=0), samples=2**24), ValueError,
      r"needs about .* of memory"),

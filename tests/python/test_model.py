@@ -1,5 +1,7 @@
 """The registry and a model's manifold from Python: what `liebatch list` shows, defect, projection,
 perturbation by the group action, energy levels."""
+import copy
+import pickle
 import subprocess
 
 import numpy as np
@@ -78,3 +80,14 @@ def test_statistics_agree_with_numpy_over_the_members_that_ended_ok():
     assert (np.abs(s["var"] - x.var(axis=2, ddof=1)) <= 1e-12 * x.var(axis=2, ddof=1) + 1e-14 * s["mean"] ** 2).all()
     assert np.array_equal(s["min"], x.min(axis=2)) and np.array_equal(s["max"], x.max(axis=2))
     assert s["bins"].shape == (5, r.samples.obs.shape[1], 8) and (s["bins"].sum(axis=2) == 199).all()
+
+
+def test_a_model_pickles_and_copies_as_what_it_was_made_from():
+    # multiprocessing and Dask send a model to their workers: it could not be pickled.
+    m = lb.model("heavy_top", preset="bruls_cardona", mass=lb.normal(15, 0.15), sampler={"kind": "sobol", "seed": 3})
+    for twin in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
+        assert twin.spec == m.spec and twin.sampler == m.sampler and twin.grid == m.grid
+        for k, v in m.parameters(8).items():
+            assert np.array_equal(twin.parameters(8)[k], v), k
+        a, b = (lb.solve(x, x.initial, t=(0, 0.01), h=1e-3) for x in (m, twin))
+        assert np.array_equal(a.final.y, b.final.y)

@@ -3,6 +3,7 @@ slices equal the whole run, dataset by dataset and bitwise; bad slices and forei
 each named, and no merged file appears."""
 import json
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -85,6 +86,12 @@ def test_python_slices_equal_the_command_lines_and_merge_into_the_whole_run(tmp_
     with pytest.raises(ValueError, match="members 0 to 6 are in no part"):
         lb.merge([r, lb.run_config(cfg, members=(13, N))], tmp_path / "gap.h5")
     assert not (tmp_path / "gap.h5").exists()
+    # Parts in memory named as the caller gave them, not as their scratch files; the output's
+    # missing directory named, not the scratch directory beside it.
+    with pytest.raises(ValueError, match=r"parts\[[12]\] \(an Output in memory\) \(members 7:13\) overlaps parts\[[12]\]"):
+        lb.merge([lb.run_config(cfg, members=(0, 7)), r, r], tmp_path / "twice.h5")
+    with pytest.raises(FileNotFoundError, match="no directory '" + str(tmp_path / "none") + "'"):
+        lb.merge([r], tmp_path / "none" / "x.h5")
     with pytest.raises(ValueError, match="out of range"):
         lb.run_config(cfg, members=(0, N + 1))
     with pytest.raises(TypeError, match="members"):
@@ -139,7 +146,7 @@ def test_merge_refuses_what_is_not_the_slices_of_one_run(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps(other))
     foreign = tmp_path / "foreign.h5"
     assert liebatch("run", tmp_path / "other.json", "-o", foreign, "-q", "--no-plot", "--members", "7:13").returncode == 0
-    assert "its config differs" in refused(tmp_path, [first, foreign, late], "is not a slice of the same run")
+    assert "its config differs (at /step/h)" in refused(tmp_path, [first, foreign, late], "is not a slice of the same run")
     validate = top("rkmk4")
     validate["validate"] = {"against": "extended", "bound": 1e-6}
     (tmp_path / "validate.json").write_text(json.dumps(validate))
@@ -164,6 +171,19 @@ def test_merge_refuses_what_is_not_the_slices_of_one_run(tmp_path):
     with h5py.File(middle, "a") as f:
         f["final/y"].attrs["meaning"] = np.array([b"a", b"b"])
     refused(tmp_path, [first, middle, late], "cannot read the attributes of dataset", status=3)
+
+
+@pytest.mark.parametrize("soft,hard,status", [(40, 40, 3), (40, 4096, 0)], ids=["past the hard limit", "below the soft one"])
+def test_merge_takes_as_many_parts_as_the_process_may_open(tmp_path, soft, hard, status):
+    # Every part is open at once: a job array's parts once ran out of files as "cannot open part 185".
+    whole, parts = run_parts(tmp_path, top("rkmk4"), "run")
+    p = subprocess.run([EXE, "merge", *map(str, parts), "-o", str(tmp_path / "all.h5")], capture_output=True, text=True,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)))
+    assert p.returncode == status, p.stderr
+    if status:
+        assert "3 parts, open at once, need more files than the 40 this process may open (ulimit -n" in p.stderr, p.stderr
+    else:
+        assert_same(lb.load(whole), lb.load(tmp_path / "all.h5"))
 
 
 def test_merge_refuses_parts_whose_shapes_need_more_than_the_disk_has(tmp_path):

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import time
 
+import h5py
 import pytest
 
 from conftest import EXE
@@ -35,6 +36,10 @@ def test_validate_table_reads_back_with_a_csv_reader(tmp_path):
     assert table[0] == ["output", "max", "median", "bound"]
     assert all(len(r) == 4 for r in table), table
     assert any("," in r[0] for r in table[1:]), table  # the case of the test: a name with a comma
+    # Every number as the HDF5 file holds it (6 digits showed a maximum just above its bound as equal).
+    with h5py.File(tmp_path / "out.h5") as f:
+        for k, r in enumerate(table[1:]):
+            assert [float(x) for x in r[1:]] == [f["validate/max"][k], f["validate/median"][k], f["validate/bound"][k]], r
 
 
 def test_an_exact_error_is_no_failed_run(tmp_path):

@@ -89,6 +89,20 @@ def test_ctrl_c_stops_a_run_within_a_second(samples):
     assert r.final.status_names() == ["ok"]
 
 
+def test_ctrl_c_stops_a_run_config_within_a_second():
+    # Few members over a long span: one leg was the whole run (minutes), so Ctrl-C waited for it.
+    cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1e5},
+           "step": {"h": 1e-3}, "initial": {"ensemble": {"count": 8, "scale": 0.01}}, "outputs": {"samples": 2, "plot": False}}
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        lb.run_config(cfg, "run", threads=1)
+    stopped = time.monotonic() - t0
+    timer.join()
+    assert 1.0 <= stopped < 2.5, stopped
+
+
 def test_an_exception_in_the_progress_callable_stops_the_run():
     def fail(_):
         raise RuntimeError("enough")

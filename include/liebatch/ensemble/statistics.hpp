@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <charconv>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -102,6 +103,15 @@ inline EnsembleStatistics shaped_statistics(int samples, int nobs) {
   return r;
 }
 
+namespace detail {
+/// x in messages, the shortest text that reads back as x (std::to_string writes 1e308 in 316
+/// characters, and 1e-30 as 0.000000).
+inline std::string shown(double x) {
+  char s[32];
+  return std::string(s, std::to_chars(s, s + sizeof s, x).ptr);
+}
+}  // namespace detail
+
 /// Throws std::invalid_argument unless binning has 1 entry (shared) or one per observable, each valid.
 inline void check_binning(const std::vector<Binning>& binning, int nobs) {
   if (binning.size() != 1 && binning.size() != std::size_t(nobs)) {
@@ -114,8 +124,8 @@ inline void check_binning(const std::vector<Binning>& binning, int nobs) {
       throw std::invalid_argument("statistics: a histogram range needs both lo and hi, or neither");
     }
     if (b.lo && !(std::isfinite(*b.lo) && std::isfinite(*b.hi) && *b.lo < *b.hi && std::isfinite(*b.hi - *b.lo))) {
-      throw std::invalid_argument("statistics: histogram range [" + std::to_string(*b.lo) + ", " +
-                                  std::to_string(*b.hi) + ") is not finite lo < hi with a finite width");
+      throw std::invalid_argument("statistics: histogram range [" + detail::shown(*b.lo) + ", " + detail::shown(*b.hi) +
+                                  ") is not finite lo < hi with a finite width");
     }
   }
 }
@@ -143,8 +153,8 @@ inline void set_range(ObservableStats& s, const Binning& b, double finite_min, d
   s.closed = true;
   if (finite_min > finite_max) return;  // no finite value: everything is ±inf, in under/over
   if (!std::isfinite(finite_max - finite_min)) {
-    throw std::domain_error("statistics: values span [" + std::to_string(finite_min) + ", " +
-                            std::to_string(finite_max) + "], wider than the largest double; give a histogram range");
+    throw std::domain_error("statistics: values span [" + detail::shown(finite_min) + ", " + detail::shown(finite_max) +
+                            "], wider than the largest double; give a histogram range");
   }
   s.lo = finite_min;
   s.hi = finite_max;
