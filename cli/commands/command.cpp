@@ -378,12 +378,14 @@ void note_plot(const std::string& png, const std::string& why, bool quiet) {
   else if (!quiet) std::cout << "  plot: " << png << "\n";
 }
 
-void note_earlier_plot(const std::string& h5) {
-  const std::string png = sibling(h5, ".png");
-  std::error_code ec;
-  const auto drawn = fs::last_write_time(png, ec);
-  if (!ec && fs::is_regular_file(fs::symlink_status(png, ec)) && drawn < fs::last_write_time(h5, ec) && !ec && written_by_liebatch(png))
-    std::cerr << "liebatch: note: '" << echo(png) << "' beside the output is an earlier run's plot; this run drew none\n";
+void note_earlier_outputs(const std::string& h5) {
+  for (const auto& [ext, what] : {std::pair{".png", "plot"}, {".csv", "table"}}) {
+    const std::string file = sibling(h5, ext);
+    std::error_code ec;
+    const auto made = fs::last_write_time(file, ec);
+    if (!ec && fs::is_regular_file(fs::symlink_status(file, ec)) && made < fs::last_write_time(h5, ec) && !ec && written_by_liebatch(file))
+      std::cerr << "liebatch: note: '" << echo(file) << "' beside the output is an earlier run's " << what << "; this run wrote none\n";
+  }
 }
 
 }  // namespace lb::cli

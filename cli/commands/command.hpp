@@ -124,8 +124,8 @@ void commit(const Study& st, const Options& o, Sink& w, TextOutput* table = null
 
 /// Reports a plot written to `png`, or why none was ("" : written).
 void note_plot(const std::string& png, const std::string& why, bool quiet);
-/// Says so where the PNG beside the output `h5` is liebatch's from an earlier run (older than the
-/// output: this run drew none), which would pass for this run's.
-void note_earlier_plot(const std::string& h5);
+/// Says so where the PNG or CSV beside the output `h5` is liebatch's from an earlier run (older
+/// than the output: this run wrote none), which would pass for this run's.
+void note_earlier_outputs(const std::string& h5);
 
 }  // namespace lb::cli

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -92,9 +93,12 @@ std::vector<std::vector<double>> read_states(const std::string& file, const std:
     }
     std::vector<double> y;
     for (const auto& tok : fields) {
-      char* end = nullptr;
-      const double x = std::strtod(tok.c_str(), &end);
-      if (end != tok.c_str() + tok.size() || !std::isfinite(x))  // all of it: strtod stops at a NUL
+      // Decimal numbers, all of the field (strtod read hex, 0x1p-2, and stopped at a NUL); a '+'
+      // as some writers put it.
+      double x = 0;
+      const char* b = tok.data() + (tok.size() > 1 && tok[0] == '+' && tok[1] != '-' ? 1 : 0);
+      const auto [end, ec] = std::from_chars(b, tok.data() + tok.size(), x);
+      if (ec != std::errc() || end != tok.data() + tok.size() || !std::isfinite(x))
         Node::fail(path, at(lineno) + "expected a finite number, got '" + echo(tok) + "'");
       y.push_back(x);
     }
@@ -312,6 +316,12 @@ void read_section(Node& n, Study& st) {
       Node::fail(n.has("t0") ? n.at("t0") : n.at("period"),
                  "strobes t0 + k period with t0 = " + fmt(s.t0) + " and period " + fmt(s.period) + " over the span (" + fmt(st.run.t0) +
                      ", " + fmt(st.run.t1) + "] are not resolved in double; expected |t0|, |t1| within 2^40 periods");
+    // The first strobe after the span's start, as the section computes it: past t1, no hit ever.
+    const double k1 = st.run.t0 > s.t0 ? std::floor((st.run.t0 - s.t0) / s.period) + 1 : 1;
+    if (!(s.t0 + k1 * s.period <= st.run.t1))
+      Node::fail(n.has("t0") ? n.at("t0") : n.at("period"), "no strobe t0 + k period (t0 = " + fmt(s.t0) + ", period " + fmt(s.period) +
+                                                                ", k >= 1) falls in the run's span (" + fmt(st.run.t0) + ", " +
+                                                                fmt(st.run.t1) + "]; the first is at " + fmt(s.t0 + k1 * s.period));
   }
   s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
   // The picture: [x, y], or {"x", "y", "colour"}: the hits coloured by "member" (the default: each
@@ -441,6 +451,23 @@ nlohmann::json parse_config(const std::string& text) {
     throw ConfigError("config" + (where.empty() ? std::string() : " " + echo(where)) + ": malformed JSON: " + echo(what, 240));
   }
   if (!duplicate.empty()) Node::fail(duplicate, "key given twice");
+  // A number so small that it reads as 0 ("h": 1e-400 was then refused as "got 0"): named as
+  // written. The text is JSON now, so a number starts at a '-' or digit outside a string.
+  for (std::size_t i = 0, line = 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) i += text[i] == '\\';
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t end = text.find_first_not_of("0123456789+-.eE", i);
+      const std::string number = text.substr(i, end - i);
+      const double x = std::strtod(number.c_str(), nullptr);
+      if (x == 0 && number.find_first_of("123456789") < number.find_first_of("eE"))
+        throw ConfigError("config line " + std::to_string(line) + ": number " + echo(number) +
+                          " is below the smallest double (4.9e-324) and would read as 0");
+      i = end - 1;
+    }
+  }
   return j;
 }
 
@@ -474,8 +501,10 @@ void InitialStates::fill(std::size_t i0, std::size_t n, std::vector<double>& y0,
       }
       const std::string draws = attempts > 1 ? " in " + std::to_string(attempts) + " draws" : "";
       if (!reached)
-        Node::fail(path + "/energy",
-                   "energy " + fmt(energy) + " is below the potential energy of member " + std::to_string(i) + "'s configuration" + draws);
+        Node::fail(path + "/energy", "energy " + fmt(energy) + " cannot be reached from member " + std::to_string(i) +
+                                         "'s state by rescaling its velocities: it is below the potential energy of its "
+                                         "configuration, or the state has no velocity" +
+                                         draws);
       if (!on)
         Node::fail(path + (ensemble ? "/ensemble" : ""), "member " + std::to_string(i) + " starts off the model's manifold: defect " +
                                                              fmt(defect) + " > tolerance " + fmt(tolerance) + draws +
@@ -566,6 +595,8 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
       if (!ms[k].is_string()) Node::fail(c.at("methods") + "/" + std::to_string(k), "expected a method name", ms[k]);
       st.converge.methods.push_back(ms[k].get<std::string>());
       check(st.converge.methods.back(), c.at("methods") + "/" + std::to_string(k));
+      if (std::count(st.converge.methods.begin(), st.converge.methods.end(), st.converge.methods.back()) > 1)
+        Node::fail(c.at("methods") + "/" + std::to_string(k), "method '" + st.converge.methods.back() + "' is listed twice");
     }
     st.converge.steps = read_steps(c);
     static const nlohmann::json none = nlohmann::json::object();

@@ -426,14 +426,19 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   const std::string& type = u.type;
   std::error_code ec;
   if (methods.empty()) Node::fail(path + "/methods", "expected at least one method to compile the model for");
-  std::string method_list, method_macro;
   for (std::size_t k = 0; k < methods.size(); ++k) {
     if (!built_in_method(methods[k]))
       Node::fail(path + "/methods/" + std::to_string(k), "unknown method '" + echo(methods[k]) + "'; `liebatch list methods` lists them");
     for (std::size_t j = 0; j < k; ++j)
       if (methods[j] == methods[k]) Node::fail(path + "/methods/" + std::to_string(k), "method '" + methods[k] + "' is listed twice");
-    method_list += (k ? ", " : "") + methods[k];
-    method_macro += "X(" + methods[k] + ")";
+  }
+  // In one order, so that one set of methods is one plugin (the key holds the list).
+  std::vector<std::string> sorted = methods;
+  std::sort(sorted.begin(), sorted.end());
+  std::string method_list, method_macro;
+  for (const auto& m : sorted) {
+    method_list += (method_list.empty() ? "" : ", ") + m;
+    method_macro += "X(" + m + ")";
   }
   if (gpu.value_or(false) && cc.cuda_compiler.empty())
     Node::fail(path + "/gpu", "this liebatch has no GPU path (built without CUDA), so a model's GPU kernels cannot be compiled");
@@ -475,6 +480,7 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   const fs::path tmp = dir / (".build-" + key + "-" + std::to_string(::getpid()) + "-" + hex(rd()) + "-" + host());
   fs::create_directory(tmp, ec);
   if (ec) throw IoError("user models: cannot create '" + tmp.string() + "': " + ec.message());
+  const RemovedOnSignal removed_on_signal(tmp.string());  // (SIGTERM or Ctrl-C while the compilers run)
   struct Remove {
     fs::path p;
     ~Remove() {

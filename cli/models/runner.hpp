@@ -55,6 +55,12 @@ template <class Entry> class Runner final : public ModelRunner {
   using space = typename M<double>::space;
   using point = typename space::point;
   static constexpr bool constrained = model_constrained<M<double>>();
+  /// Numbers of the state that the parameters fix (the quadratic heavy top's p = −M g X):
+  /// `parameter_defect(y)` says how far y's are, `with_parameters(y)` sets them.
+  static constexpr bool with_parameters = requires(const M<double>& m, const point& y) {
+    m.parameter_defect(y);
+    m.with_parameters(y);
+  };
 
  public:
   using P = typename entry_parameters<Entry>::type;
@@ -70,17 +76,19 @@ template <class Entry> class Runner final : public ModelRunner {
     for (int k = 0; k < dim(); ++k)
       if (!std::isfinite(y[k])) return std::numeric_limits<double>::quiet_NaN();
     if constexpr (constrained) return model_of(i).consistency_defect(load(y));
+    else if constexpr (with_parameters) return lb::max_nan(model_of(i).parameter_defect(load(y)), lb::defect<M<double>>(load(y)));
     else return lb::defect<M<double>>(load(y));
   }
   void project(double* y, std::size_t i) const override {
     if constexpr (constrained) store(model_of(i).consistent(load(y)), y);
+    else if constexpr (with_parameters) store(model_of(i).with_parameters(lb::project<M<double>>(load(y))), y);
     else store(lb::project<M<double>>(load(y)), y);
   }
   void perturb(const double* y, const double* xi, double* out, std::size_t i) const override {
     auto u = space::algebra::vec::zero();
     for (int d = 0; d < algebra_dim(); ++d) u[d] = xi[d];
     store(space::exp_act(u, load(y)), out);
-    if constexpr (constrained) project(out, i);
+    if constexpr (constrained || with_parameters) project(out, i);  // (a constant of the parameters is no perturbation's)
   }
   int multipliers() const override {
     if constexpr (constrained) return M<double>::r;

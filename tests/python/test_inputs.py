@@ -96,4 +96,54 @@ def test_a_plot_of_an_earlier_run_is_said_to_be_one(tmp_path):
     assert "earlier run" not in p.stderr, p.stderr
     time.sleep(0.01)
     p = liebatch(tmp_path, "run", cfg, "--no-plot")
-    assert p.returncode == 0 and "'out.png' beside the output is an earlier run's plot; this run drew none" in p.stderr, p.stderr
+    assert p.returncode == 0 and "'out.png' beside the output is an earlier run's plot; this run wrote none" in p.stderr, p.stderr
+    # A table of another command's, under the same name: validate writes out.csv, run none.
+    assert liebatch(tmp_path, "validate", dict(cfg, validate={"bound": 1e-6})).returncode in (0, 1)
+    time.sleep(0.01)
+    p = liebatch(tmp_path, "run", cfg, "--no-plot")
+    assert "'out.csv' beside the output is an earlier run's table; this run wrote none" in p.stderr, p.stderr
+
+
+def test_a_number_that_reads_as_zero_is_named_as_written(tmp_path):
+    # "h": 1e-400 was refused as "got 0"; a key that looks like a number is no number.
+    (tmp_path / "cfg.json").write_text(json.dumps(FREE_BODY).replace('"h": 0.1', '"h": 1e-400'))
+    p = subprocess.run([EXE, "run", "cfg.json", "-q"], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and "config line 1: number 1e-400 is below the smallest double" in p.stderr, p.stderr
+    cfg = dict(FREE_BODY, outputs={"plot": False, "1e-400": 0.0})
+    assert "number 1e-400" not in liebatch(tmp_path, "run", cfg).stderr
+
+
+def test_a_stroboscopic_section_that_never_fires_is_refused(tmp_path):
+    cfg = dict(FREE_BODY, time={"t1": 0.5}, section={"type": "stroboscopic", "period": 0.1, "t0": 5})
+    p = liebatch(tmp_path, "poincare", cfg)
+    assert p.returncode == 2 and "config /section/t0: no strobe t0 + k period" in p.stderr and "the first is at 5.1" in p.stderr, p.stderr
+
+
+def test_states_files_take_decimal_numbers_and_converge_each_method_once(tmp_path):
+    (tmp_path / "s.txt").write_text("0x1p-2 0.8 0.5\n")  # strtod read it as 0.25
+    p = liebatch(tmp_path, "run", dict(FREE_BODY, initial={"file": "s.txt"}))
+    assert p.returncode == 2 and "expected a finite number, got '0x1p-2'" in p.stderr, p.stderr
+    (tmp_path / "s.txt").write_text("+0.3 0.8 0.5\n")
+    assert liebatch(tmp_path, "run", dict(FREE_BODY, initial={"file": "s.txt"})).returncode == 0
+    study = {"model": {"name": "free_rigid_body"}, "time": {"t0": 0, "t1": 1}, "initial": {"state": [0.3, 0.8, 0.5]},
+             "converge": {"methods": ["rkmk4", "rkmk4"], "steps": {"h0": 0.01, "count": 3}}}
+    p = liebatch(tmp_path, "converge", study)
+    assert p.returncode == 2 and "config /converge/methods/1: method 'rkmk4' is listed twice" in p.stderr, p.stderr
+
+
+def test_a_state_of_the_quadratic_top_carries_its_parameters_p(tmp_path):
+    # p = -M g X is a constant of the parameters: a state with another p ran another top (no
+    # gravity here) while the output recorded mass 2; an ensemble perturbed p too.
+    cfg = dict(FREE_BODY, method="slgi_half", time={"t1": 0.1}, step={"h": 0.01},
+               model={"name": "heavy_top_quadratic", "parameters": {"mass": 2}},
+               initial={"state": [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0]})
+    p = liebatch(tmp_path, "run", cfg)
+    assert p.returncode == 2 and "initial state 0 is off the model's manifold" in p.stderr, p.stderr
+    cfg["initial"]["normalize"] = True
+    assert liebatch(tmp_path, "run", cfg).returncode == 0
+    y = lb.load(tmp_path / "out.h5")["initial/y"][:, 0]
+    assert lb.model("heavy_top_quadratic", mass=2).defect(y) == 0.0
+    cfg["initial"] = {"state": y.tolist(), "ensemble": {"count": 8, "scale": 0.1}}
+    assert liebatch(tmp_path, "run", cfg).returncode == 0
+    y0 = lb.load(tmp_path / "out.h5")["initial/y"]
+    assert np.array_equal(y0[12:15], np.repeat(y[12:15, None], 8, axis=1))

@@ -39,6 +39,18 @@ template <class T> struct HeavyTopQuadratic {
     return y;
   }
 
+  /// How far p is from −M g X, the constant the parameters give it (relative to |M g X|, at least
+  /// 1): a state with another p is the motion of another top than the one its parameters name.
+  LB_HD T parameter_defect(const point& y) const {
+    const Vec3<T> mgx = (top.mass * top.gravity) * top.com;
+    return norm(p(y) + mgx) / lb::max(T(1), norm(mgx));
+  }
+  /// y with p = −M g X.
+  LB_HD point with_parameters(point y) const {
+    y.set_seg(12, (-top.mass * top.gravity) * top.com);
+    return y;
+  }
+
   LB_HD Vec<T, 12> f(T /*t*/, const point& y) const {
     const Mat3<T> q = Q(y), qt = q.transpose();
     const Vec3<T> w = q * top.omega(concat(qt * pi(y), Vec3<T>::zero()));
