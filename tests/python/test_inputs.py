@@ -147,3 +147,10 @@ def test_a_state_of_the_quadratic_top_carries_its_parameters_p(tmp_path):
     assert liebatch(tmp_path, "run", cfg).returncode == 0
     y0 = lb.load(tmp_path / "out.h5")["initial/y"]
     assert np.array_equal(y0[12:15], np.repeat(y[12:15, None], 8, axis=1))
+
+
+def test_an_energy_a_state_without_velocity_cannot_reach_says_so(tmp_path):
+    # The pendulum at rest cannot be rescaled to energy 5: "below the potential energy" alone was wrong.
+    cfg = dict(FREE_BODY, model={"name": "pendulum_chain", "parameters": {"N": 1}}, initial={"state": [1, 0, 0, 0, 0, 0], "energy": 5})
+    p = liebatch(tmp_path, "run", cfg)
+    assert p.returncode == 2 and "cannot be reached" in p.stderr and "or the state has no velocity" in p.stderr, p.stderr

@@ -1,6 +1,7 @@
 """Users' models compiled at run time (cli/models/plugins.cpp): the built-in models written as user
 headers give their numbers bitwise, errors come at the user's lines, and the cache is safe."""
 import glob
+import json
 import re
 import os
 import signal
@@ -210,6 +211,33 @@ def test_slices_and_checkpoints_of_a_changed_header_are_another_run(tmp_path):
     (tmp_path / "part.hpp").write_text("inline constexpr int small_part = 1;\n")
     p = liebatch("run", tmp_path / "small.json", "-o", out, "--resume")
     assert p.returncode == 2 and "model_source" in p.stderr and not out.exists(), p.stderr
+
+
+def test_a_compile_stopped_leaves_no_build_directory_and_one_set_of_methods_is_one_plugin(tmp_path):
+    write_small(tmp_path)
+    cfg = json.loads((tmp_path / "small.json").read_text())
+    env = dict(os.environ, LIEBATCH_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(methods, **kw):
+        cfg["model"]["methods"] = methods
+        (tmp_path / "small.json").write_text(json.dumps(cfg))
+        return subprocess.Popen([EXE, "run", str(tmp_path / "small.json"), "-o", str(tmp_path / "out.h5"), "-q", "--force"],
+                                stderr=subprocess.PIPE, text=True, env=env, **kw)
+
+    # SIGTERM while the compiler runs: its build directory stayed in the cache until a later sweep.
+    p = run(["rkmk4", "cf4"])
+    for _ in range(3000):
+        if os.path.isdir(tmp_path / "cache" / "models") and any(f.startswith(".build-") for f in objects(tmp_path / "cache")):
+            break
+        time.sleep(0.01)
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=60) == -signal.SIGTERM
+    assert not [f for f in objects(tmp_path / "cache") if f.startswith(".build-")]
+    # The same methods in another order: the plugin compiled for the first (it compiled again).
+    p = run(["rkmk4", "cf4"])
+    assert p.wait(timeout=300) == 0 and "compiling model Small" in p.stderr.read()
+    p = run(["cf4", "rkmk4"])
+    assert p.wait(timeout=60) == 0 and "compiling" not in p.stderr.read()
 
 
 def test_the_cache_compiles_once_rebuilds_what_is_stale_and_survives_two_compiles_at_once(tmp_path):
