@@ -239,7 +239,8 @@ void read_initial(Node* n, Study& st, const std::string& base_dir) {
       double total = 1;  // the product, checked against count before any cast
       for (int j = 0; j < us.dim; ++j) {
         if (pts[j] < 1 || pts[j] != std::floor(pts[j]) || pts[j] > double(count))
-          Node::fail(e.at("points") + "/" + std::to_string(j), "expected an integer in [1, count = " + std::to_string(count) + "]");
+          Node::fail(e.at("points") + "/" + std::to_string(j),
+                     "expected an integer in [1, count = " + std::to_string(count) + "], got " + fmt(pts[j]));
         us.per_axis[j] = int(pts[j]);
         total *= pts[j];
       }

@@ -447,7 +447,10 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   // manifest instead (their list is known once compiled).
   std::string what =
       std::string("liebatch ") + LIEBATCH_VERSION + " " + source_commit() + "\n" + cc.compiler_id + "\n" +
-      checked_compiler(cc.compiler, "user models: the C++ compiler liebatch was built with, '" + cc.compiler + "' (" + cc.compiler_id +
+      checked_compiler(cc.compiler, std::string("user models: the C++ compiler ") +
+                                        (std::getenv("LIEBATCH_CXX") && *std::getenv("LIEBATCH_CXX") ? "LIEBATCH_CXX names"
+                                                                                                     : "liebatch was built with") +
+                                        ", '" + cc.compiler + "' (" + cc.compiler_id +
                                         "), is not there: install it (Debian: apt install g++, or scripts/install-deps.sh), "
                                         "or set LIEBATCH_CXX to the same compiler elsewhere");
   for (const auto& f : cc.flags) what += f + "\n";

@@ -715,8 +715,8 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     a, single = _y0(y0, model)
     if tolerance is None:  # the config's default; float32 states are rounded to float first
         tolerance = 1e-6 if single else 1e-10
-    if not _finite("tolerance", tolerance) >= 0:
-        raise ValueError(f"tolerance: expected a number >= 0, got {tolerance!r}")
+    if not _finite("tolerance", tolerance) > 0:  # as a config's "tolerance"
+        raise ValueError(f"tolerance: expected a number > 0, got {tolerance!r}")
     _choice("device", device, _DEVICES)
     if single and section is not None:
         raise ValueError("y0: float32 runs take no section (sections are located in double)")

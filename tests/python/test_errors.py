@@ -80,7 +80,8 @@ def solve(**kw):
     (lambda: solve(device="bogus"), ValueError, r"^device: expected one of auto, cpu, gpu, got 'bogus'"),
     (lambda: solve(threads=5000), ValueError, r"^threads: expected an integer in \[0, 4096\], got 5000"),
     (lambda: solve(samples=2.7), TypeError, r"^samples: expected an integer, got 2.7"),
-    (lambda: solve(tolerance=-1), ValueError, r"^tolerance: expected a number >= 0, got -1"),
+    (lambda: solve(tolerance=-1), ValueError, r"^tolerance: expected a number > 0, got -1"),
+    (lambda: solve(tolerance=0), ValueError, r"^tolerance: expected a number > 0, got 0"),  # as a config's
     (lambda: lb.run_config(LORENZ, precision="quad"), ValueError, r"^precision: expected one of double, float, got 'quad'"),
     (lambda: lb.run_config(LORENZ, batch=-1), ValueError, r"^batch: expected an integer in \[0, "),
     (lambda: lb.run_config(LORENZ, threads=-2), ValueError, r"^threads: expected an integer in \[0, 4096\], got -2"),

@@ -154,3 +154,19 @@ def test_an_energy_a_state_without_velocity_cannot_reach_says_so(tmp_path):
     cfg = dict(FREE_BODY, model={"name": "pendulum_chain", "parameters": {"N": 1}}, initial={"state": [1, 0, 0, 0, 0, 0], "energy": 5})
     p = liebatch(tmp_path, "run", cfg)
     assert p.returncode == 2 and "cannot be reached" in p.stderr and "or the state has no velocity" in p.stderr, p.stderr
+
+
+def test_a_grid_point_count_that_is_no_integer_names_its_value(tmp_path):
+    cfg = dict(FREE_BODY, initial={"state": [0.3, 0.8, 0.5],
+                                   "ensemble": {"count": 8, "sampler": "grid", "points": [2, 2.5, 2], "scale": 0.1}})
+    p = liebatch(tmp_path, "run", cfg)
+    assert p.returncode == 2 and "config /initial/ensemble/points/1: expected an integer in [1, count = 8], got 2.5" in p.stderr, p.stderr
+
+
+def test_a_missing_compiler_named_by_liebatch_cxx_is_said_to_be_so(tmp_path):
+    (tmp_path / "m.hpp").write_text("template <class T> struct M {};\n")
+    cfg = dict(FREE_BODY, model={"source": "m.hpp", "type": "M", "methods": ["rkmk4"], "gpu": False})
+    (tmp_path / "cfg.json").write_text(json.dumps(cfg))
+    env = dict(os.environ, LIEBATCH_CXX=str(tmp_path / "no-such-g++"), LIEBATCH_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([EXE, "run", "cfg.json", "-q"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert p.returncode != 0 and "the C++ compiler LIEBATCH_CXX names, '" in p.stderr, p.stderr
