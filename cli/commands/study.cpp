@@ -530,15 +530,12 @@ void check_resolution(const Study& st, Command c) {
   // A float run holds its span, steps and parameters in float: past its range they are ±∞, below
   // its smallest normal they lose digits or are 0, and every member fails "nonfinite".
   if (st.run.single) {
-    const auto beyond = [](double x) {
-      return std::abs(x) > std::numeric_limits<float>::max() || (x != 0 && std::abs(x) < std::numeric_limits<float>::min());
-    };
     const auto refuse = [](const std::string& path, const std::string& what) {
       throw ConfigError("config " + path + ": float cannot hold " + what + " (its normal numbers lie between " +
                         fmt(std::numeric_limits<float>::min()) + " and " + fmt(std::numeric_limits<float>::max()) + "); use double");
     };
-    if (beyond(tmax)) refuse("/time", "|t| = " + fmt(tmax));
-    if (beyond(hmin) || beyond(*std::max_element(h.begin(), h.end()))) refuse("/step", "the step");
+    if (float_cannot_hold(tmax)) refuse("/time", "|t| = " + fmt(tmax));
+    if (float_cannot_hold(hmin) || float_cannot_hold(*std::max_element(h.begin(), h.end()))) refuse("/step", "the step");
     if (const std::string key = st.model->beyond_float(); !key.empty()) refuse("/model/parameters/" + key, "its value");
   }
   const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;

@@ -3,7 +3,9 @@
 // double for reference solutions. Runner<Entry> (cli/models/runner.hpp) implements it for any
 // model entry (models_*.cpp); the commands see this interface alone and compile no engine.
 #pragma once
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -57,8 +59,8 @@ class ModelRunner {
   virtual std::vector<std::pair<std::string, int>> varied_parameters() const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
-  /// The first parameter number (of those all members share) that float cannot hold, past its
-  /// range or nonzero below its smallest normal, as its key ("inertia/0"); "" when there is none.
+  /// The first parameter number (of those all members share) that float cannot hold
+  /// (float_cannot_hold), as its key ("inertia/0"); "" when there is none.
   virtual std::string beyond_float() const = 0;
   /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
   /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
@@ -72,6 +74,11 @@ class ModelRunner {
   virtual RunResult run(const RunSpec& s) const = 0;
   virtual RunResult run_extended(const RunSpec& s) const = 0;
 };
+
+/// Whether float cannot hold x: past its range, or nonzero below its smallest normal.
+inline bool float_cannot_hold(double x) {
+  return std::abs(x) > std::numeric_limits<float>::max() || (x != 0 && std::abs(x) < std::numeric_limits<float>::min());
+}
 
 /// The model of the config's "model" object: a built-in one ("name", "preset") or a user's
 /// ("source", "type", "methods": cli/models/plugin.hpp, its source relative to base_dir), with

@@ -88,7 +88,8 @@ template <class Entry> class Runner final : public ModelRunner {
     auto u = space::algebra::vec::zero();
     for (int d = 0; d < algebra_dim(); ++d) u[d] = xi[d];
     store(space::exp_act(u, load(y)), out);
-    if constexpr (constrained || with_parameters) project(out, i);  // (a constant of the parameters is no perturbation's)
+    if constexpr (constrained) project(out, i);
+    else if constexpr (with_parameters) store(model_of(i).with_parameters(load(out)), out);  // (no perturbation's to change)
   }
   int multipliers() const override {
     if constexpr (constrained) return M<double>::r;
@@ -142,9 +143,7 @@ template <class Entry> class Runner final : public ModelRunner {
       std::vector<double> v(std::size_t(p.size));
       p.get(base_, v.data());
       for (int c = 0; c < p.size; ++c) {
-        const double x = std::abs(v[std::size_t(c)]);
-        if (x > std::numeric_limits<float>::max() || (x > 0 && x < std::numeric_limits<float>::min()))
-          return std::string(p.key) + (p.size > 1 ? "/" + std::to_string(c) : "");
+        if (float_cannot_hold(v[std::size_t(c)])) return std::string(p.key) + (p.size > 1 ? "/" + std::to_string(c) : "");
       }
     }
     return "";
