@@ -378,8 +378,9 @@ void note_plot(const std::string& png, const std::string& why, bool quiet) {
   else if (!quiet) std::cout << "  plot: " << png << "\n";
 }
 
-void note_earlier_outputs(const std::string& h5) {
+void note_earlier_outputs(const std::string& h5, bool wrote_table) {
   for (const auto& [ext, what] : {std::pair{".png", "plot"}, {".csv", "table"}}) {
+    if (wrote_table && std::string_view(ext) == ".csv") continue;
     const std::string file = sibling(h5, ext);
     std::error_code ec;
     const auto made = fs::last_write_time(file, ec);

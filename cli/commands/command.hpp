@@ -125,7 +125,9 @@ void commit(const Study& st, const Options& o, Sink& w, TextOutput* table = null
 /// Reports a plot written to `png`, or why none was ("" : written).
 void note_plot(const std::string& png, const std::string& why, bool quiet);
 /// Says so where the PNG or CSV beside the output `h5` is liebatch's from an earlier run (older
-/// than the output: this run wrote none), which would pass for this run's.
-void note_earlier_outputs(const std::string& h5);
+/// than the output: this run wrote none), which would pass for this run's. A table this run wrote
+/// (`wrote_table`) is never older in fact, but it is written out before the output is committed,
+/// so its time may be earlier; a plot is written after.
+void note_earlier_outputs(const std::string& h5, bool wrote_table);
 
 }  // namespace lb::cli

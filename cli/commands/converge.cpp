@@ -233,7 +233,7 @@ int converge_command(const Options& opt) {
              series),
         opt.quiet);
   }
-  if (!opt.memory) note_earlier_outputs(w.path());
+  if (!opt.memory) note_earlier_outputs(w.path(), true);
   if (std::all_of(order.begin(), order.end(), [](double p) { return std::isnan(p); })) {
     std::cerr
         << "liebatch: no observed order could be fitted (see the table: failed runs, errors at round-off or steps as long as the span)\n";

@@ -284,7 +284,7 @@ int ensemble_command(const Options& opt, Command c) {
                   opt.quiet);
     }
   }
-  if (!opt.memory) note_earlier_outputs(written);
+  if (!opt.memory) note_earlier_outputs(written, false);
   if (none_finished) {
     std::cerr << "liebatch: no member finished (" << status_summary(tally.status) << "); the output records each member's status\n";
     return check_failed;

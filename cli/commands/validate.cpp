@@ -252,7 +252,7 @@ int validate_command(const Options& opt) {
                                  : "extended (long double CPU run, same method and steps)");
   w.attr("validate_reference_device", reference_device);
   commit(st, opt, w, table ? &*table : nullptr);
-  if (!opt.memory) note_earlier_outputs(w.path());
+  if (!opt.memory) note_earlier_outputs(w.path(), true);
   return pass ? ok : check_failed;
 }
 
