@@ -49,8 +49,8 @@ inline StrobeDraw strobe_draw(std::mt19937_64& rng, std::size_t n, bool binary) 
 inline std::string strobe_mismatch(const StrobeDraw& d, const lb::EnsembleOutput<double>& out) {
   std::size_t r = 0;
   for (std::size_t i = 0; i < d.e.size; ++i) {
-    std::vector<double> want;  // tₖ as the engine computes it: k a double, counted up from 1
-    for (double k = 1;; k += 1) {
+    std::vector<double> want;  // tₖ as the engine computes it: k a double, every whole number
+    for (double k = std::floor((d.e.t0[i] - d.sec.t0) / d.sec.period) - 1;; k += 1) {
       const double tk = d.sec.t0 + k * d.sec.period;
       if (tk > d.e.t1[i]) break;
       if (tk > d.e.t0[i]) want.push_back(tk);

@@ -91,6 +91,29 @@ TEST(Sections, DirectionSelectsCrossingsAndTheStepsAreUntouched) {
   for (int d = 0; d < 6; ++d) EXPECT_EQ(with.y[d], without.y[d]);  // the section never alters a step
 }
 
+TEST(Sections, ACrossingOntoAStepEndCountsOnce) {
+  // s = q_x − value with value the state's q_x at the step end t = 0.5 exactly, so that s there is 0:
+  // falling onto 0 was taken for no sign change, and the next step, from s = 0, for no crossing
+  // down either, so it was lost. Rising onto 0 was caught. Also onto the run's end, t1 = 0.5.
+  const P1 m{{1.0}, {1.0}, 9.81};
+  lb::StepControl<double> c;
+  c.h = 0.01;
+  for (const double a : {1.0, -1.0}) {  // q_x falls (a > 0) or rises through the value before T/4
+    const Y y05 = lb::integrate_fixed<lb::methods::rkmk4>(m, 0.0, 0.5, released(a), 0.01, 1000).y;
+    const lb::Crossing dir = a > 0 ? lb::Crossing::down : lb::Crossing::up, other = a > 0 ? lb::Crossing::up : lb::Crossing::down;
+    for (const double t1 : {0.6, 0.5}) {
+      for (const lb::Crossing d : {dir, lb::Crossing::both}) {
+        const auto hits = run_with<lb::methods::rkmk4, false>(m, released(a), t1, c, lb::Hyperplane<double>{0, y05[0], d});
+        ASSERT_EQ(hits.size(), 1u) << "a " << a << ", t1 " << t1;
+        EXPECT_TRUE(hits[0].confirmed);
+        EXPECT_NEAR(hits[0].t, 0.5, 1e-15);
+        for (int k = 0; k < 6; ++k) EXPECT_EQ(hits[0].y[k], y05[k]);
+      }
+      EXPECT_TRUE((run_with<lb::methods::rkmk4, false>(m, released(a), t1, c, lb::Hyperplane<double>{0, y05[0], other}).empty()));
+    }
+  }
+}
+
 TEST(Sections, TwoCrossingsInsideOneStepAreCaught) {
   // The plane x = 0.98·x_max is crossed twice near the turning point at t = T, ≈ 0.13 s apart: one
   // RKMK4 step from T − 0.1 to T + 0.1 (h·ω ≈ 0.6, accurate) has x below the plane at both ends.
@@ -213,6 +236,13 @@ TEST(Sections, StroboscopicHitsAreExactInTimeAndFollowTheClosedForm) {
   const auto many = run_with<lb::methods::rkmk4, false>(m, released(a), 2.0, big, lb::Stroboscopic<double>{0.0, 0.1});
   ASSERT_EQ(many.size(), 20u);
   for (std::size_t j = 0; j < many.size(); ++j) EXPECT_DOUBLE_EQ(many[j].t, 0.1 * double(j + 1));
+  // The section's t₀ is the strobes' phase: a t₀ inside the span is a strobe itself (k ≥ 1 dropped
+  // it), and t₀ one or several periods either way gives the same strobes.
+  for (const double t0 : {0.05, -0.05, 0.25, 5.05}) {
+    const auto phase = run_with<lb::methods::rkmk4, false>(m, released(a), 1.0, big, lb::Stroboscopic<double>{t0, 0.1});
+    ASSERT_EQ(phase.size(), 10u) << "t0 " << t0;
+    for (std::size_t j = 0; j < phase.size(); ++j) EXPECT_NEAR(phase[j].t, 0.05 + 0.1 * double(j), 1e-15) << "t0 " << t0;
+  }
 }
 
 }  // namespace
@@ -373,7 +403,7 @@ TEST(SectionsEnsemble, AnySectionEqualsEachSectionBitwise) {
 // within rounding of a grid point was skipped by both steps or taken by both (the run with
 // h = 0.01 and T = 0.1 recorded 67 of 100 strobes). A property over 2·10⁴ draws of (run t₀, t₁, h)
 // and (section t₀ₛ, T), decimal and binary, fixed and adaptive, T below, at and above h: the
-// recorded times are exactly {t₀ₛ + kT : k ≥ 1, t₀ < t₀ₛ + kT ≤ t₁} as the engine computes them,
+// recorded times are exactly {t₀ₛ + kT : k whole, t₀ < t₀ₛ + kT ≤ t₁} as the engine computes them,
 // each once, in order; the scalar engine, the packs and the emulated GPU path agree bitwise.
 template <class Method, bool adaptive> void each_strobe_once() {
   std::mt19937_64 rng(33);

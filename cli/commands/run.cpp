@@ -71,7 +71,7 @@ struct Drift {
 /// scatter, kept in a checkpoint.
 struct Tally {
   std::vector<long> status = std::vector<long>(status_count + 1, 0);  ///< members per status (the last: other codes)
-  long steps = 0, rejected = 0, hits = 0, lost = 0;
+  long steps = 0, rejected = 0, hits = 0, lost = 0, suspected = 0;
   // An implicit method's Newton iterations: members' means (their sum and largest), most in one step.
   long newton_most = 0;
   double newton_sum = 0, newton_worst = 0;
@@ -95,6 +95,7 @@ struct Tally {
     }
     hits += long(o.hit_t.size());
     lost += o.total_lost_hits();
+    for (long s : o.suspects) suspected += s;
     if (o.samples >= 2) drift.add(o);
     for (std::size_t h = 0; h < o.hit_t.size() && scatter.x.size() < max_plotted; ++h) {  // (all are in the file)
       scatter.x.push_back(o.hit_y[h * std::size_t(o.dim) + std::size_t(px)]);
@@ -106,18 +107,18 @@ struct Tally {
   Parts parts() const {
     Parts p;
     p.put(status);
-    p.put(std::vector<long>{steps, rejected, hits, lost, newton_most});
+    p.put(std::vector<long>{steps, rejected, hits, lost, newton_most, suspected});
     p.put(std::vector<double>{newton_sum, newton_worst});
     for (const auto* v : {&drift.t, &drift.worst, &scatter.x, &scatter.y, &scatter.c}) p.put(*v);
     return p;
   }
   void restore(const Parts& p) {
-    std::vector<long> l(5);
+    std::vector<long> l(6);
     std::vector<double> d(2);
     p.get(0, status, Parts::Fit::exact);
     p.get(1, l, Parts::Fit::exact);
     p.get(2, d, Parts::Fit::exact);
-    steps = l[0], rejected = l[1], hits = l[2], lost = l[3], newton_most = l[4];
+    steps = l[0], rejected = l[1], hits = l[2], lost = l[3], newton_most = l[4], suspected = l[5];
     newton_sum = d[0], newton_worst = d[1];
     std::size_t k = 3;
     for (auto* v : {&drift.t, &drift.worst, &scatter.x, &scatter.y, &scatter.c}) p.get(k++, *v, Parts::Fit::whole);
@@ -250,7 +251,16 @@ int ensemble_command(const Options& opt, Command c) {
       std::cout << "  checkpoints: " << ck->saved() << (ck->resumed() ? " (resumed)" : "") << ", the last "
                 << human_bytes(double(ck->bytes())) << " (" << double(ck->bytes()) / double(n)
                 << " bytes per member) beside the staged arrays; " << ck->seconds() << " s spent on them\n";
-    if (poincare) std::cout << "  " << hits << " section hits recorded, " << lost << " lost" << (lost ? " (raise max_hits)" : "") << "\n";
+    if (poincare)
+      std::cout << "  " << hits << " section hits recorded, " << lost << " lost"
+                << (lost ? " (raise max_hits: " + std::to_string(st.run.section.max_hits) + " per member in each of the run's " +
+                               std::to_string(chunk_plan(st.run).chunks) + " chunks)"
+                         : "")
+                << ", " << tally.suspected << " suspected pairs"
+                << (tally.suspected ? " (two crossings inside a step that its re-take did not confirm: hits/suspected_pairs; a "
+                                      "shorter step resolves them)"
+                                    : "")
+                << "\n";
     std::cout << "  device: " << where.text << "\n  output: " << written << "\n";
   }
   if (st.plot) {

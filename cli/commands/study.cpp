@@ -305,8 +305,8 @@ void read_section(Node& n, Study& st) {
     s.kind = SectionSpec::stroboscopic;
     s.t0 = n.number("t0", st.run.t0);
     s.period = n.positive("period");
-    // The strobes t0 + k·period, k ≥ 1, inside the run's span (t0, t1] (section.hpp's rule).
-    const double strobes = (st.run.t1 - std::max(st.run.t0, s.t0)) / s.period;
+    // The strobes t0 + k·period, k any whole number, inside the run's span (t0, t1] (section.hpp's rule).
+    const double strobes = (st.run.t1 - st.run.t0) / s.period;
     if (strobes > 1e8)
       Node::fail(n.at("period"), "a period of " + fmt(s.period) + " gives " + fmt(strobes) + " strobes in the run's span (" +
                                      fmt(st.run.t0) + ", " + fmt(st.run.t1) + "]; expected at most 1e8");
@@ -318,11 +318,12 @@ void read_section(Node& n, Study& st) {
                  "strobes t0 + k period with t0 = " + fmt(s.t0) + " and period " + fmt(s.period) + " over the span (" + fmt(st.run.t0) +
                      ", " + fmt(st.run.t1) + "] are not resolved in double; expected |t0|, |t1| within 2^40 periods");
     // The first strobe after the span's start, as the section computes it: past t1, no hit ever.
-    const double k1 = st.run.t0 > s.t0 ? std::floor((st.run.t0 - s.t0) / s.period) + 1 : 1;
+    double k1 = std::floor((st.run.t0 - s.t0) / s.period);
+    for (int up = 0; up < 3 && !(s.t0 + k1 * s.period > st.run.t0); ++up) k1 += 1;  // (the quotient rounded either way)
     if (!(s.t0 + k1 * s.period <= st.run.t1))
       Node::fail(n.has("t0") ? n.at("t0") : n.at("period"), "no strobe t0 + k period (t0 = " + fmt(s.t0) + ", period " + fmt(s.period) +
-                                                                ", k >= 1) falls in the run's span (" + fmt(st.run.t0) + ", " +
-                                                                fmt(st.run.t1) + "]; the first is at " + fmt(s.t0 + k1 * s.period));
+                                                                ") falls in the run's span (" + fmt(st.run.t0) + ", " + fmt(st.run.t1) +
+                                                                "]; the first is at " + fmt(s.t0 + k1 * s.period));
   }
   s.max_hits = int(n.integer("max_hits", 1, 1 << 20, 64));
   // The picture: [x, y], or {"x", "y", "colour"}: the hits coloured by "member" (the default: each

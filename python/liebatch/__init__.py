@@ -537,7 +537,8 @@ class Hyperplane:
 
 
 class Stroboscopic:
-    """The state at t0 + k·period, k >= 1, inside the run's span."""
+    """The state at t0 + k·period, k any whole number (t0, the run's by default, is the phase), inside
+    the run's span (t0, t1]."""
 
     def __init__(self, period, t0=None):
         self.json = {"type": "stroboscopic", "period": _finite("period", period)}

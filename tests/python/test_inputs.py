@@ -116,9 +116,13 @@ def test_a_number_that_reads_as_zero_is_named_as_written(tmp_path):
 
 
 def test_a_stroboscopic_section_that_never_fires_is_refused(tmp_path):
-    cfg = dict(FREE_BODY, time={"t1": 0.5}, section={"type": "stroboscopic", "period": 0.1, "t0": 5})
+    # t0 is the strobes' phase: 5 + k, k any whole number, misses (0, 0.5]; 5.3 + k does not.
+    cfg = dict(FREE_BODY, time={"t1": 0.5}, section={"type": "stroboscopic", "period": 1, "t0": 5})
     p = liebatch(tmp_path, "poincare", cfg)
-    assert p.returncode == 2 and "config /section/t0: no strobe t0 + k period" in p.stderr and "the first is at 5.1" in p.stderr, p.stderr
+    assert p.returncode == 2 and "config /section/t0: no strobe t0 + k period" in p.stderr and "the first is at 1" in p.stderr, p.stderr
+    cfg["section"]["t0"] = 5.3
+    p = liebatch(tmp_path, "poincare", cfg)
+    assert p.returncode == 0 and np.allclose(lb.load(tmp_path / "out.h5")["hits/t"], [0.3], rtol=0, atol=1e-15), p.stderr
 
 
 def test_states_files_take_decimal_numbers_and_converge_each_method_once(tmp_path):

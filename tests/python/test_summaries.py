@@ -127,3 +127,25 @@ def test_ctrl_c_while_gnuplot_draws_leaves_no_directory_behind(tmp_path):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert os.listdir(tmp_path / "tmp") == []
+
+
+def test_the_poincare_summary_names_suspected_pairs_and_the_chunks_of_lost_hits(tmp_path):
+    # x' = 0 at x = 2π: (y, z) turns at 2π and decays. z = 0.9714 is crossed twice inside the one
+    # step of 0.3 with no sign change at its ends: a suspected pair, in the file and, now, in the summary.
+    lorenz = {"name": "lorenz", "parameters": {"sigma": 0, "rho": 0, "beta": 1}}
+    cfg = {"model": lorenz, "method": "rkmk4", "time": {"t0": 0, "t1": 0.3}, "step": {"h": 0.3},
+           "initial": {"state": [6.283185307179586, 0.2588190451025208, 0.9659258262890684]},
+           "section": {"type": "hyperplane", "component": "z", "value": 0.9714, "direction": "both"}}
+    p = liebatch(tmp_path, "poincare", cfg, "--no-plot")
+    with h5py.File(tmp_path / "out.h5") as f:
+        pairs = int(f["hits/suspected_pairs"][0])
+    assert p.returncode == 0 and pairs == 1 and "1 suspected pairs (two crossings inside a step" in p.stdout, p.stdout + p.stderr
+    # 30 crossings of y = 0 (x = 10π: 15 turns), one kept per chunk: 20 chunks without samples, one with 2 to 65.
+    cfg = {"model": lorenz, "method": "rkmk4", "time": {"t0": 0, "t1": 3}, "step": {"h": 0.001},
+           "initial": {"state": [31.41592653589793, 1, 0]},
+           "section": {"type": "hyperplane", "component": "y", "value": 0, "direction": "both", "max_hits": 1}}
+    for samples, kept, chunks in ((0, 20, 20), (2, 1, 1)):
+        p = liebatch(tmp_path, "poincare", dict(cfg, outputs={"samples": samples}), "--no-plot")
+        assert p.returncode == 0, p.stderr
+        assert (f"{kept} section hits recorded, {30 - kept} lost (raise max_hits: 1 per member in each of the run's {chunks} chunks)"
+                in p.stdout), p.stdout

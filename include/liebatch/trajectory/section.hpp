@@ -31,7 +31,7 @@ template <class T> struct Hyperplane {
   template <class P> LB_HD T rate(T /*t*/, const P& /*y*/, const P& F) const { return F[component]; }
 };
 
-/// The stroboscopic section t = t₀ + kT, k ≥ 1: hit times are exact, and the state there is the
+/// The stroboscopic section t = t₀ + kT, k any whole number (t₀ the phase): hit times are exact, and the state there is the
 /// step re-taken to that time (any step size; several strobes in one step are all recorded). A run
 /// over (t₀ of the run, t₁] records strobe k once exactly when its computed time t₀ + kT lies in
 /// that interval: a strobe within rounding of a step's end belongs to the step it ends.
@@ -171,7 +171,10 @@ LB_HD void sign_changes(const Model& model, const Section& sec, typename Model::
     if (detail::accepted(sec, t + th * h, yt)) on_hit(t + th * h, yt, true);
   };
   const T s0 = sec(t, y), s1 = sec(t + h, y1);
-  if ((s0 < T(0)) != (s1 < T(0))) {  // one crossing (an odd number)
+  // One crossing (an odd number): s changes sign, or falls onto 0 exactly, which is a crossing down
+  // (s from > 0 to ≤ 0) there and none of the next step (s0 = 0 is not > 0). A rise onto 0 changes
+  // the sign's test (s < 0) already.
+  if ((s0 < T(0)) != (s1 < T(0)) || (s0 > T(0) && s1 == T(0))) {
     if (detail::counts(sec.direction, s0, s1)) {
       hit(locate<Method>(model, sec, t, y, h, T(0), s0, y, T(1), s1, y1, tol, &yh), yh);
     }
@@ -214,7 +217,7 @@ LB_HD void sign_changes(const Model& model, const Section& sec, typename Model::
   }
 }
 
-/// Every strobe t₀ + kT, k ≥ 1, in (t, t_end], the state there the step re-taken (the step's end
+/// Every strobe t₀ + kT, k a whole number, in (t, t_end], the state there the step re-taken (the step's end
 /// taken as is). t_end is the time the stepping sets after this step, the next step's t, so the
 /// steps' intervals tile the span and each k is owned by exactly one step: the test is on the
 /// computed tₖ = t₀ + kT alone, against the same two numbers on either side of a step boundary.
@@ -224,8 +227,9 @@ LB_HD void strobes(const Model& model, const Stroboscopic<typename Model::space:
                    typename Model::space::scalar t_end, const typename Model::space::point& y1, OnHit&& on_hit) {
   using T = typename Model::space::scalar;
   // From the k whose tₖ may lie at or just below t (the quotient is rounded either way): the loop's
-  // own test, tₖ > t, decides.
-  for (T k = lb::max(lb::floor((t - sec.t0) / sec.period), T(1)); k + T(1) > k; k += T(1)) {  // (k stays a whole number)
+  // own test, tₖ > t, decides. k is any whole number, so that t₀ sets the strobes' phase alone: k ≥ 1
+  // dropped the strobe at t₀ itself where t₀ lay inside the span.
+  for (T k = lb::floor((t - sec.t0) / sec.period); k + T(1) > k; k += T(1)) {  // (k stays a whole number)
     const T tk = sec.t0 + lb::mul_rn(k, sec.period);  // not an FMA on the device: the CPU's tₖ, bitwise
     if (tk > t_end) break;
     if (tk > t) on_hit(tk, tk == t_end ? y1 : Method::step(model, t, y, tk - t).y, true);
