@@ -174,21 +174,31 @@ TEST(Statistics, HistogramsCountEveryValueAsADirectCountDoes) {
   EXPECT_EQ(s.min, -inf);
   EXPECT_EQ(s.max, inf);
 
-  // Data range: [min, max] of the finite values, closed; edges computed in quad for the direct count.
+  // Data range: [min, max] of the finite values, closed; the documented edges lo + j·w, w = (hi − lo)/10.
   x.resize(x.size() - special.size());
   const auto d = lb::observable_stats(x, 0, lb::Binning{10});
   EXPECT_TRUE(d.closed);
   EXPECT_EQ(d.lo, d.min);
   EXPECT_EQ(d.hi, d.max);
   EXPECT_EQ(d.under + d.over, 0);
-  std::vector<long> direct(10, 0);
-  const Q lo = d.lo, w = (Q(d.hi) - Q(d.lo)) / 10;
-  for (double v : x) {
-    int j = 0;
-    while (j < 9 && Q(v) >= lo + w * (j + 1)) ++j;
-    ++direct[std::size_t(j)];
-  }
-  EXPECT_EQ(d.bins, direct);
+  const auto direct = [](const std::vector<double>& xs, double lo, double hi, int n) {
+    std::vector<long> count(std::size_t(n), 0);
+    const double w = (hi - lo) / n;
+    for (double v : xs) {
+      int j = 0;
+      while (j < n - 1 && v >= lo + (j + 1) * w) ++j;
+      ++count[std::size_t(j)];
+    }
+    return count;
+  };
+  EXPECT_EQ(d.bins, direct(x, d.lo, d.hi, 10));
+  // Values on the edges as computed, and beside them: the rounded quotient put 0.3, 0.6 and 0.7 of
+  // [0, 1) in 10 bins one bin high.
+  std::vector<double> hundredths;
+  for (int k = 0; k < 100; ++k) hundredths.push_back(k / 100.0);
+  for (int k = 1; k < 10; ++k) hundredths.push_back(std::nextafter(k * 0.1, 0.0));
+  const auto e = lb::observable_stats(hundredths, 0, lb::Binning{10, 0.0, 1.0});
+  EXPECT_EQ(e.bins, direct(hundredths, 0.0, 1.0, 10));
   EXPECT_GE(d.bins.front(), 1);
   EXPECT_GE(d.bins.back(), 1);  // the maximum lands in the last bin
 

@@ -772,6 +772,8 @@ def statistics(out, bins=32, lo=None, hi=None, threads=0):
     obs = np.ascontiguousarray(out["samples/observables"], dtype=np.float64)
     nobs = obs.shape[1]
     member = np.ascontiguousarray(out["hits/member"] if "hits/member" in out else np.zeros(0), dtype=np.int64)
+    # hits/member holds the config's indices; a slice's (--members A:B) statuses start at member A.
+    member = member - np.int64(out.attrs.get("", {}).get("members_begin", 0))
     hit_obs = np.ascontiguousarray(out["hits/observables"] if "hits/observables" in out else np.zeros((0, nobs)), dtype=np.float64)
     if nobs == 0:  # a model without observables: its rows of width 0 are stored as (0,)
         hit_obs = np.zeros((len(member), 0))

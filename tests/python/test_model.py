@@ -80,6 +80,20 @@ def test_statistics_agree_with_numpy_over_the_members_that_ended_ok():
     assert (np.abs(s["var"] - x.var(axis=2, ddof=1)) <= 1e-12 * x.var(axis=2, ddof=1) + 1e-14 * s["mean"] ** 2).all()
     assert np.array_equal(s["min"], x.min(axis=2)) and np.array_equal(s["max"], x.max(axis=2))
     assert s["bins"].shape == (5, r.samples.obs.shape[1], 8) and (s["bins"].sum(axis=2) == 199).all()
+    for k, o in np.ndindex(*s["bins"].shape[:2]):  # the data range, closed as numpy's last bin is
+        if s["lo"][k, o] < s["hi"][k, o]:
+            assert np.array_equal(s["bins"][k, o], np.histogram(x[k, o], bins=8, range=(s["lo"][k, o], s["hi"][k, o]))[0])
+
+
+def test_histograms_are_numpys_on_values_at_the_edges():
+    # Bins were decided by the rounded quotient (x - lo)/(hi - lo)·bins: 0.3, 0.6 and 0.7 of [0, 1) in
+    # 10 bins came out one bin high. Hundredths put a value on or beside every edge.
+    v = np.array([k / 100 for k in range(100)] + [0.3, 0.6, 0.7, np.nextafter(0.3, 0), np.nextafter(0.1, 1)])
+    ok = lb.solve(lb.model("heavy_top", preset="bruls_cardona"), lb.model("heavy_top", preset="bruls_cardona").initial[None, :],
+                  t=(0, 0.01), h=1e-3)["final/status"][0]
+    out = lb.Output({"samples/observables": v[None, None, :], "final/status": np.full(len(v), ok, np.uint8)}, {})
+    s = lb.statistics(out, bins=10, lo=0.0, hi=1.0)["samples"]
+    assert np.array_equal(s["bins"][0, 0], np.histogram(v, bins=10, range=(0, 1))[0])
 
 
 def test_a_model_pickles_and_copies_as_what_it_was_made_from():

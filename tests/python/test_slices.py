@@ -229,3 +229,14 @@ def test_tasks_of_an_srun_step_that_no_mpi_joins_are_refused(tmp_path):
     env["SLURM_STEP_NUM_TASKS"] = "1"
     p = subprocess.run([EXE, "run", cfg, "-o", tmp_path / "out.h5", "-q"], capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
+
+
+def test_statistics_of_a_slice_are_those_of_its_members():
+    # hits/member holds the config's indices: lb.statistics of a slice refused them as out of range.
+    cfg = lossy_section(N, t1=5)
+    whole, part = lb.run_config(cfg, "poincare"), lb.run_config(cfg, "poincare", members=(7, 13))
+    mine = (whole["hits/member"] >= 7) & (whole["hits/member"] < 13)
+    assert 0 < mine.sum() < len(mine) and all(n == "ok" for n in whole.final.status_names())
+    s, x = lb.statistics(part)["hits"], whole["hits/observables"][mine]
+    assert (s["count"] == mine.sum()).all()
+    assert np.array_equal(s["min"], x.min(axis=0)) and np.array_equal(s["max"], x.max(axis=0))

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "../scalar.hpp"
 #include "ensemble.hpp"
 #include "cpu.hpp"
 
@@ -38,7 +39,9 @@ struct ObservableStats {
   double var = std::numeric_limits<double>::quiet_NaN();   ///< unbiased variance, divisor count − 1 (NaN when count < 2)
   double min = std::numeric_limits<double>::quiet_NaN();   ///< smallest used value, ±inf included (NaN when count = 0)
   double max = std::numeric_limits<double>::quiet_NaN();   ///< largest used value, ±inf included (NaN when count = 0)
-  std::vector<long> bins;  ///< histogram: bin j counts values in [lo + j·w, lo + (j+1)·w), w = (hi − lo)/bins
+  /// histogram: bin j counts values in [e_j, e_j+1), e_j = lo + j·w in double, w = (hi − lo)/bins, the
+  /// last edge hi: numpy.histogram's edges and bins, bitwise
+  std::vector<long> bins;
   long under = 0;   ///< used values below lo (−inf included)
   long over = 0;    ///< used values above hi, or equal to hi when the range is half-open (+inf included)
   long nan = 0;     ///< NaN values of members with Status::ok (in neither the moments nor the histogram)
@@ -58,14 +61,21 @@ struct EnsembleStatistics {
 };
 
 /// Where a value that is not NaN falls: a bin 0 … bins−1, −1 below the range, bins above it. The
-/// CPU and the GPU both bin with this function, so their histograms are identical.
+/// CPU and the GPU both bin with this function, so their histograms are identical. The bins are
+/// decided by the edges as computed (ObservableStats::bins), not by the quotient alone, whose
+/// rounding put 0.3, 0.6 and 0.7 of [0, 1) in 10 bins one bin high.
 LB_HD long bin_index(double x, double lo, double hi, int bins, bool closed) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (x < lo || x == -inf) return -1;
   if (x > hi || (!closed && x == hi) || x == inf) return bins;
   if (!(hi > lo)) return 0;  // constant data, range [v, v]: its one value in the first bin
-  const long b = long((x - lo) / (hi - lo) * double(bins));  // x ≥ lo: truncation is floor
-  return b < bins ? b : bins - 1;                            // x = hi (closed), or rounding just below hi
+  const double w = (hi - lo) / double(bins);
+  const auto edge = [&](long j) { return j >= bins ? hi : lo + lb::mul_rn(double(j), w); };  // no FMA on the device
+  long b = long((x - lo) / (hi - lo) * double(bins));  // x ≥ lo: truncation is floor; within one bin
+  if (b >= bins) b = bins - 1;                         // x = hi (closed), or rounding just below hi
+  if (x < edge(b)) --b;
+  else if (b + 1 < bins && x >= edge(b + 1)) ++b;
+  return b;
 }
 
 /// Deepest chain of roundings a value passes through in pairwise_sum over n terms: the error of
