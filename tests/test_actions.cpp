@@ -121,6 +121,16 @@ TYPED_TEST(ActionTest, ANanStateIsOffEveryConstrainedSpace) {
   if (constrained) {
     EXPECT_TRUE(std::isnan(S::defect(all)));
     EXPECT_TRUE(std::isnan(S::defect(last)));
+    // Nor does a projection make one a point of the space: SO(3)'s rebuilt its third row from the
+    // first two, so a NaN there was dropped (and `"normalize": true` passed the state on).
+    for (int k = 0; k < S::dim; ++k) {
+      auto one = y;
+      one[k] = std::numeric_limits<double>::quiet_NaN();
+      const auto p = S::project(one);
+      bool nan = false;
+      for (int i = 0; i < S::dim; ++i) nan = nan || std::isnan(p[i]);
+      EXPECT_TRUE(nan) << "a NaN in component " << k << " projected onto the space";
+    }
   } else {
     EXPECT_EQ(S::defect(all), 0.0);
   }

@@ -2,6 +2,8 @@
 // angles against the matrix exponential.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "reference.hpp"
@@ -47,6 +49,25 @@ TYPED_TEST(GroupTest, LogInvertsExpUpToPi) {
     }
   }
   EXPECT_LE(worst, 20 * tol<T>()) << "worst relative error of log(exp(u))";
+}
+
+/// log of a matrix with a NaN or an ∞ anywhere is NaN: an ∞ made atan2's angle 0 or π/2, and the
+/// axis came from a column without it, so that a finite log was returned.
+TYPED_TEST(GroupTest, LogOfANonFiniteMatrixIsNaN) {
+  using T = TypeParam;
+  for (const double angle : {0.1, 3.0}) {
+    const lb::SO3<T> g = lb::SO3<T>::exp(T(angle / std::sqrt(0.14)) * lb::vec3(T(0.1), T(-0.2), T(0.3)));
+    for (const T bad : {std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), std::numeric_limits<T>::quiet_NaN()}) {
+      for (int k = 0; k < 9; ++k) {
+        lb::SO3<T> r = g;
+        r.R.m[k] = bad;
+        const lb::Vec3<T> w = r.log();
+        const lb::Vec6<T> x = lb::SE3<T>{r.R, lb::vec3(T(1), T(2), T(3))}.log();
+        for (int i = 0; i < 3; ++i) EXPECT_TRUE(std::isnan(double(w[i]))) << "angle " << angle << ", entry " << k << " " << double(bad);
+        for (int i = 0; i < 6; ++i) EXPECT_FALSE(std::isfinite(double(x[i]))) << "SE(3), angle " << angle << ", entry " << k;
+      }
+    }
+  }
 }
 
 TYPED_TEST(GroupTest, ExpOfLargeAnglesMatchesMatrixExponential) {

@@ -1,5 +1,7 @@
 // so(3) ≅ ℝ³ and the rotation group SO(3).
 #pragma once
+#include <limits>
+
 #include "mat3.hpp"
 #include "series.hpp"
 
@@ -91,7 +93,16 @@ template <class T> struct SO3 {
   }
 
   /// log: the u with |u| ≤ π and exp(u) = R. Near α = π the axis comes from the symmetric part.
+  /// NaN where an entry of R is not finite (atan2 made an angle of an ∞, and the axis may come from a
+  /// column without it).
   LB_HD Vec3<T> log() const {
+    bool finite = true;
+    LB_UNROLL for (int k = 0; k < 9; ++k) finite = finite && lb::isfinite(R.m[k]);
+    if (!finite) {
+      Vec3<T> nan;
+      LB_UNROLL for (int k = 0; k < 3; ++k) nan[k] = std::numeric_limits<T>::quiet_NaN();
+      return nan;
+    }
     const Vec3<T> w = vee(R);                 // sin α · n
     const T ca = (R.trace() - T(1)) / T(2);   // cos α
     const T sa = norm(w);
@@ -125,12 +136,16 @@ template <class T> struct SO3 {
     return reflection && d < T(1) ? T(1) : d;
   }
   /// A rotation near x: its rows orthonormalised in order (Gram–Schmidt), the third as the cross
-  /// product of the first two. The identity on SO(3) up to round-off.
+  /// product of the first two. The identity on SO(3) up to round-off. A third row that is not finite
+  /// makes it NaN: otherwise unread, it was dropped, and a NaN state passed for a rotation.
   LB_HD static Vec<T, 9> project(const Vec<T, 9>& x) {
     const Mat3<T> R = Mat3<T>::from_flat(x);
     const Vec3<T> a = (T(1) / norm(R.row(0))) * R.row(0), b0 = R.row(1) - dot(a, R.row(1)) * a;
     const Vec3<T> b = (T(1) / norm(b0)) * b0;
-    return concat(concat(a, b), cross(a, b));
+    const T r2 = R(2, 0) * T(0) + R(2, 1) * T(0) + R(2, 2) * T(0);  // 0, or NaN for a NaN or ±∞ entry
+    Vec3<T> c = cross(a, b);
+    LB_UNROLL for (int k = 0; k < 3; ++k) c[k] = lb::select(r2 != r2, r2, c[k]);
+    return concat(concat(a, b), c);
   }
   /// d/dt exp(tξ)·R at t = 0, i.e. ξ̂ R, embedded.
   LB_HD Vec<T, 9> generator(const Vec3<T>& xi) const { return (hat(xi) * R).flat(); }
