@@ -55,10 +55,21 @@ bool job_part(std::string_view f, bool dir) {
   return f == ".h5" || (f.starts_with(".h5.tmp-") && made_of(f.substr(8), "0123456789-"));
 }
 
+/// The file by which a checkpoint directory is known as liebatch's, made at once with it: a
+/// directory of the user's under the name, even an empty one, is never taken for a checkpoint and
+/// never removed.
+constexpr const char* marker = ".liebatch-checkpoint";
+
+bool marked(const std::string& dir) {
+  struct stat sb {};
+  return ::lstat((dir + "/" + marker).c_str(), &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 /// The files a checkpoint directory holds; nothing else is ever removed from it.
 bool ours(const std::string& name) {
   const std::string_view f = name;
-  if (f == "manifest.json" || f == "manifest.json.tmp" || f == "job.json" || f == "job.json.tmp" || job_part(f, false)) return true;
+  if (f == marker || f == "manifest.json" || f == "manifest.json.tmp" || f == "job.json" || f == "job.json.tmp" || job_part(f, false))
+    return true;
   if (f.ends_with(".raw")) return made_of(f.substr(0, f.size() - 4), "0123456789abcdef");
   for (std::string_view kind : {"engine-", "tally-"})
     if (f.starts_with(kind) && f.ends_with(".bin")) return made_of(f.substr(kind.size(), f.size() - kind.size() - 4), "0123456789");
@@ -110,6 +121,23 @@ void sync_dir(const std::string& dir) {
     throw IoError("checkpoint: cannot sync the directory " + in_quotes(dir) + ": " + why);
   }
   ::close(fd);
+}
+
+/// The checkpoint directory of `output`, new, with its marker, both durable.
+void make_dir(const std::string& dir, const std::string& output) {
+  if (::mkdir(dir.c_str(), 0700) != 0) {
+    if (errno == EEXIST) throw ConfigError(Checkpoint::in_the_way(output));
+    throw IoError("checkpoint: cannot create " + in_quotes(dir) + ": " + std::strerror(errno));
+  }
+  static constexpr std::string_view text =
+      "liebatch's checkpoint of the output beside it: --resume goes on from it, --restart removes it\n";
+  const std::string name = dir + "/" + marker;
+  const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
+  const std::string why = std::strerror(errno);
+  if (fd >= 0) ::close(fd);
+  if (!ok) throw IoError("checkpoint: cannot write " + in_quotes(name) + ": " + why);
+  sync_dir(dir);
 }
 
 /// A file written whole and made durable; its size and CRC-32.
@@ -230,6 +258,9 @@ std::string mismatch(const json& was, const json& now) {
 std::string Checkpoint::dir_of(const std::string& output) { return output + ".ckpt"; }
 
 std::string Checkpoint::in_the_way(const std::string& output) {
+  if (!marked(dir_of(output)))
+    return "output " + in_quotes(output) + ": " + in_quotes(dir_of(output)) +
+           ", where its checkpoint would go, is not one liebatch made; move it, or name another output";
   return "output " + in_quotes(output) + " has a checkpoint in " + in_quotes(dir_of(output)) +
          " (a run that was stopped); give --resume to go on from it, or --restart to start over";
 }
@@ -250,10 +281,7 @@ Checkpoint::Checkpoint(const std::string& output, const json& identity, bool res
     resumed_ = true;
   } else {
     if (restart) remove();
-    if (::mkdir(dir_.c_str(), 0700) != 0) {
-      if (errno == EEXIST) throw ConfigError(in_the_way(output));
-      throw IoError("checkpoint: cannot create " + in_quotes(dir_) + ": " + std::strerror(errno));
-    }
+    make_dir(dir_, output);
     generation_ = -1;
   }
   last_ = now();
@@ -408,10 +436,7 @@ Checkpoint::Job Checkpoint::job(const std::string& output, const json& identity,
     return kept;
   }
   if (restart) remove(dir);
-  if (::mkdir(dir.c_str(), 0700) != 0) {
-    if (errno == EEXIST) throw ConfigError(in_the_way(output));
-    throw IoError("checkpoint: cannot create " + in_quotes(dir) + ": " + std::strerror(errno));
-  }
+  make_dir(dir, output);
   write_json(dir, "job.json", {{"format", format}, {"identity", identity}, {"block", fresh.block}, {"every", fresh.every}}, -1);
   return fresh;
 }
@@ -425,6 +450,9 @@ bool removable(const std::string& dir) {
   if (!fs::exists(fs::symlink_status(dir, ec))) return false;
   if (fs::is_symlink(fs::symlink_status(dir, ec)) || !fs::is_directory(dir, ec))
     throw IoError("checkpoint: " + in_quotes(dir) + " is not a directory liebatch made; liebatch does not remove it");
+  if (!marked(dir))
+    throw IoError("checkpoint: " + in_quotes(dir) + " is not a checkpoint liebatch made (it has no " + marker +
+                  "); liebatch removes nothing of it");
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
     // By name and by type, links never followed: a link or a directory under one of liebatch's names
@@ -438,16 +466,18 @@ bool removable(const std::string& dir) {
   return true;
 }
 
-/// Removes a directory that removable() accepted, its manifests (job.json, manifest.json) last: a
-/// removal cut short leaves a checkpoint that resumes, not a directory that --resume cannot read.
+/// Removes a directory that removable() accepted, its manifests (job.json, manifest.json) and then
+/// its marker last: a removal cut short leaves a checkpoint that resumes, not a directory that
+/// --resume cannot read.
 void remove_checked(const std::string& dir) {
   std::vector<fs::path> last;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
     if (f == "job.json" || f == "manifest.json") last.push_back(e.path());
-    else if (e.symlink_status().type() == fs::file_type::directory) remove_checked(e.path().string());
-    else fs::remove(e.path());
+    else if (f != marker && e.symlink_status().type() == fs::file_type::directory) remove_checked(e.path().string());
+    else if (f != marker) fs::remove(e.path());
   }
+  last.push_back(fs::path(dir) / marker);
   for (const auto& p : last) fs::remove(p);
   std::error_code ec;
   if (!fs::remove(dir, ec) || ec) throw IoError("checkpoint: cannot remove " + in_quotes(dir) + ": " + ec.message());

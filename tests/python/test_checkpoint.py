@@ -300,6 +300,23 @@ def test_a_run_over_a_checkpoint_needs_resume_or_restart(stopped):
     assert p.returncode == 0 and out.exists() and not os.path.exists(str(out) + ".ckpt"), p.stderr
 
 
+def test_a_directory_of_the_users_under_the_checkpoints_name_is_never_taken_for_one(tmp_path):
+    # An empty directory out.h5.ckpt was taken for a checkpoint killed before its first manifest,
+    # and --restart removed it. A checkpoint is known by the marker made with it.
+    (tmp_path / "cfg.json").write_text(json.dumps(top(False, t1=0.01)))
+    out, mine = tmp_path / "out.h5", tmp_path / "out.h5.ckpt"
+    mine.mkdir()
+    p = liebatch(*args("run", tmp_path / "cfg.json", out))
+    assert p.returncode == 2 and "is not one liebatch made; move it" in p.stderr, p.stderr
+    for flag in ("--restart", "--resume"):
+        p = liebatch(*args("run", tmp_path / "cfg.json", out, flag))
+        assert p.returncode == 3 and "is not a checkpoint liebatch made" in p.stderr, p.stderr
+        assert mine.is_dir() and not out.exists()
+    mine.rmdir()
+    p = liebatch(*args("run", tmp_path / "cfg.json", out, "--checkpoint-every", 60))
+    assert p.returncode == 0 and out.exists() and not mine.exists(), p.stderr
+
+
 def test_a_gpu_run_killed_and_resumed_equals_the_uninterrupted_gpu_run(tmp_path):
     """The engine's state copied from the device at a pause and back (bench/RESULTS.md's GPU list)."""
     cfg = top(False, samples=11, t1=200)
