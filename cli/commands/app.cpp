@@ -126,11 +126,24 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   auto* poincare = app.add_subcommand("poincare", "an ensemble with a Poincaré section; hits to HDF5 and a scatter PNG");
   common(poincare);
   slice(poincare);
+  // run's and poincare's options named on converge or validate: said so, not CLI11's "arguments
+  // were not expected: 0:3 --members". Hidden from their help.
+  auto not_slices = [](CLI::App* c) {
+    const auto why = [c](const std::string& flag) {
+      return CLI::ValidationError(flag, "is for run and poincare; " + c->get_name() +
+                                            " takes no slices, balance or checkpoints (under mpirun its work is dealt to the ranks)");
+    };
+    for (const std::string flag : {"--members", "--balance", "--checkpoint-every"})
+      c->add_option_function<std::string>(flag, [=](const std::string&) { throw why(flag); })->group("");
+    for (const std::string flag : {"--resume", "--restart"}) c->add_flag_callback(flag, [=] { throw why(flag); })->group("");
+  };
   auto* converge = app.add_subcommand("converge", "step sizes x methods against a reference: errors, observed orders, log-log PNG");
   common(converge);
+  not_slices(converge);
   auto* validate =
       app.add_subcommand("validate", "the same ensemble in double and in long double (or on the GPU): differences and pass/fail");
   common(validate);
+  not_slices(validate);
   auto* merge = app.add_subcommand("merge", "slices of one run or poincare (--members A:B) joined into the whole run's output");
   std::vector<std::string> parts;
   merge->add_option("parts", parts, "the slices' HDF5 files")->required();

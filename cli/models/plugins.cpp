@@ -577,7 +577,9 @@ const ModelInfo& user_model(const std::string& source, const std::string& type, 
     Node::fail(path + "/type", "'" + echo(type) + "' is not the name of a C++ class template (letters, digits, _ and ::)");
   std::error_code ec;
   const fs::path src = fs::canonical(source, ec);
-  if (ec || !fs::is_regular_file(src)) Node::fail(path + "/source", "cannot read the model's source '" + echo(source) + "'");
+  if (ec || !fs::is_regular_file(src))  // a file error (3), as a states file's, not a config's
+    throw IoError("config " + path + "/source: cannot read the model's source '" + echo(source) +
+                  "': " + (ec ? ec.message() : std::string("not a regular file")));
   return compiled(
       {src, read_text(src), type, "-DLB_USER_MODEL=" + type, "a user's model from " + src.string() + ", compiled at run time", true},
       methods, gpu, path, compile_config());

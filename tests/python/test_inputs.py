@@ -176,3 +176,12 @@ def test_a_missing_compiler_named_by_liebatch_cxx_is_said_to_be_so(tmp_path):
     env = dict(os.environ, LIEBATCH_CXX=str(tmp_path / "no-such-g++"), LIEBATCH_CACHE_DIR=str(tmp_path / "cache"))
     p = subprocess.run([EXE, "run", "cfg.json", "-q"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert p.returncode != 0 and "the C++ compiler LIEBATCH_CXX names, '" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("command", ["converge", "validate"])
+def test_run_options_on_converge_and_validate_are_named_as_such(tmp_path, command):
+    # CLI11 said "The following arguments were not expected: 0:3 --members".
+    for extra in (["--members", "0:3"], ["--balance", "dynamic"], ["--checkpoint-every", "5"], ["--resume"], ["--restart"]):
+        p = liebatch(tmp_path, command, FREE_BODY, *extra)
+        assert p.returncode == 2 and f"{extra[0]}: is for run and poincare; {command} takes no slices" in p.stderr, p.stderr
+        assert not (tmp_path / "out.h5").exists()
