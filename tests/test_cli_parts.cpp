@@ -99,6 +99,13 @@ TEST(OrderFit, FailedRunsAndTooFewPointsGiveNoOrder) {
   const auto g = fit_order({0.1, 0.05}, {1e-4, 6.25e-6}, {NAN, 1e-16});
   EXPECT_NEAR(g.order, 4, 1e-12);
   EXPECT_NE(g.note.find("round-off not measured at 1"), std::string::npos) << g.note;
+  // A step as long as the span whose run failed is a failure (not a whole-span point), and its
+  // round-off, NaN as its error, is not called unmeasured: the note blamed the long double run.
+  const auto w = fit_order({7, 5, 4.9, 0.1, 0.05}, {NAN, NAN, NAN, 1e-4, 6.25e-6}, {NAN, NAN, NAN, 1e-16, 1e-16}, 5.0);
+  EXPECT_EQ(w.use, (std::vector<PointUse>{PointUse::failed, PointUse::failed, PointUse::failed, PointUse::fitted, PointUse::fitted}));
+  EXPECT_EQ(w.note.find("not measured"), std::string::npos) << w.note;
+  EXPECT_NE(w.note.find("3 failed (h in [4.9, 7])"), std::string::npos) << w.note;
+  EXPECT_EQ(fit_order({7, 0.1, 0.05}, {0.3, 1e-4, 6.25e-6}, {1e-16, 1e-16, 1e-16}, 5.0).use[0], PointUse::whole_span);
   // An error of exactly 0 (a member at a fixed point) is a run that worked: below round-off, not failed.
   const auto z = fit_order({0.1, 0.05}, {0, 0}, {0, 0});
   EXPECT_EQ(z.use, (std::vector<PointUse>{PointUse::roundoff, PointUse::roundoff}));

@@ -27,6 +27,14 @@ EnsembleOutput<double> final_of(EnsembleOutput<double>&& o) {
   return f;
 }
 
+/// A local slope as the report prints it: rounded to three decimals (the first five characters of
+/// to_string cut 2.9999 to "2.999"), NaN as "nan".
+std::string slope_text(double p) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%.3f", p);
+  return s;
+}
+
 }  // namespace
 
 std::vector<std::string> converge_device_methods(const Study& st) {
@@ -180,7 +188,7 @@ int converge_command(const Options& opt) {
            << "\n    h, error, round-off, local slope to the next h, use:\n";
     for (std::size_t j = 0; j < nh; ++j)
       report << "    " << cs.steps[j] << "  " << at(error, j) << "  " << at(roundoff, j) << "  "
-             << (j + 1 < nh ? std::to_string(fit.slope[j]).substr(0, 5) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
+             << (j + 1 < nh ? slope_text(fit.slope[j]) : std::string("-")) << "  " << name(fit.use[j]) << "\n";
     if (parts.size() == 3) {
       report << "    error in q, v, lambda apart:\n";
       for (std::size_t j = 0; j < nh; ++j) {

@@ -36,9 +36,10 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
   OrderFit f{NAN, std::vector<double>(n > 0 ? n - 1 : 0, NAN), std::vector<PointUse>(n, PointUse::preasymptotic), ""};
   std::vector<std::size_t> c;  // candidates: finite errors well above their round-off
   for (std::size_t j = 0; j < n; ++j) {
-    if (!(h[j] < span)) f.use[j] = PointUse::whole_span;
+    // A failed run first: one as long as the span that failed is a failure, not a whole-span point.
+    if (!(std::isfinite(e[j]) && e[j] >= 0)) f.use[j] = PointUse::failed;
+    else if (!(h[j] < span)) f.use[j] = PointUse::whole_span;
     else if (e[j] == 0) f.use[j] = PointUse::roundoff;  // exact (a fixed point): nothing above round-off to fit
-    else if (!(std::isfinite(e[j]) && e[j] > 0)) f.use[j] = PointUse::failed;
     else if (e[j] < roundoff_factor * r[j]) f.use[j] = PointUse::roundoff;
     else c.push_back(j);
   }
@@ -77,7 +78,7 @@ OrderFit fit_order(const std::vector<double>& h, const std::vector<double>& e, c
     f.note = "no fit: fewer than two points above round-off";
   }
   std::size_t unmeasured = 0;
-  for (std::size_t j = 0; j < n; ++j) unmeasured += f.use[j] != PointUse::failed && std::isnan(r[j]);
+  for (std::size_t j = 0; j < n; ++j) unmeasured += f.use[j] != PointUse::failed && std::isnan(r[j]);  // (its own error finite)
   if (unmeasured) f.note += "; round-off not measured at " + std::to_string(unmeasured) + " (its higher-precision run failed)";
   for (PointUse u : {PointUse::whole_span, PointUse::preasymptotic, PointUse::roundoff, PointUse::failed, PointUse::alone}) {
     std::size_t count = 0;

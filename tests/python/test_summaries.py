@@ -149,3 +149,17 @@ def test_the_poincare_summary_names_suspected_pairs_and_the_chunks_of_lost_hits(
         assert p.returncode == 0, p.stderr
         assert (f"{kept} section hits recorded, {30 - kept} lost (raise max_hits: 1 per member in each of the run's {chunks} chunks)"
                 in p.stdout), p.stdout
+
+
+def test_converge_prints_each_local_slope_rounded_as_the_file_holds_it(tmp_path):
+    # The report cut a slope's text to five characters: cf3's 2.9999 read "2.999", 4.2239 "4.223".
+    cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "time": {"t0": 0, "t1": 0.2},
+           "converge": {"methods": ["cf3", "rkmk4"], "steps": {"h0": 0.002, "factor": 0.5, "count": 4},
+                        "reference": {"kind": "extended", "method": "rkmk5", "h": 0.0000625}}}
+    p = liebatch(tmp_path, "converge", cfg, "--no-plot")
+    assert p.returncode == 0, p.stderr
+    with h5py.File(tmp_path / "out.h5") as f:
+        slopes = f["converge/local_slope"][()]
+    printed = [line.split()[3] for line in p.stdout.splitlines() if line.startswith("    0.00") and len(line.split()) == 5]
+    expected = [t for row in slopes for t in [f"{s:.3f}" for s in row] + ["-"]]  # (methods, steps - 1) slopes
+    assert printed == expected, (printed, expected)
