@@ -210,7 +210,9 @@ TEST(Cli, ListNamesEveryModelMethodAndPreset) {
                         "quadrotor_load", "lorenz", "rkmk54", "cg4a", "bruls_cardona",
                         // a parameter table's line: its default is the model's (cli/models/parameters.hpp)
                         "inertia: [I1, I2, I3] principal moments about the fixed point, each > 0 (default [2, 1.5, 0.8])",
-                        "masses: [m_1 ... m_N], each > 0 (default all 1)", "rho: rho (default 28)"})
+                        "masses: [m_1 ... m_N], each > 0 (default all 1)", "rho: rho (default 28)",
+                        // the names a section or a plot takes (the model's own, with its defaults)
+                        "  components by name: Pi_x, Pi_y, Pi_z, Gamma_x, Gamma_y, Gamma_z\n  observables: energy, |Gamma|, Pi.Gamma\n"})
     EXPECT_NE(r.out.find(w), std::string::npos) << w;
 }
 
