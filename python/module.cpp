@@ -97,7 +97,7 @@ template <class Work> void run_in_thread(Work&& work, const py::object& progress
   } join{worker};
   const bool bar = py::isinstance<py::bool_>(progress) && progress.cast<bool>();
   const bool call = !progress.is_none() && !py::isinstance<py::bool_>(progress);
-  Progress shown(label, !bar);
+  Progress shown(label, !bar, {}, bar);  // asked for: drawn where stderr is no terminal too (a notebook, a log)
   auto last = std::chrono::steady_clock::now();
   try {
     for (;;) {

@@ -33,6 +33,9 @@ class Progress {
     drawn_ = true;
     drawn_at_ = now;
   }
+  /// Whether it is drawn: then a run pauses its members often (short_pauses, no result changed)
+  /// so that the bar moves within a chunk too, where a run of 2 samples has one chunk.
+  bool drawn() const { return on_; }
   /// Ends the progress line, so what is printed next starts on a line of its own.
   void finish() {
     if (drawn_) std::fprintf(stderr, "\n");

@@ -5,6 +5,7 @@ refused. Ctrl-C while gnuplot draws leaves no working directory of the plot's.""
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -12,7 +13,7 @@ import time
 import h5py
 import pytest
 
-from conftest import EXE
+from conftest import EXE, SOURCE
 
 
 def liebatch(tmp_path, command, config, *extra):
@@ -163,3 +164,14 @@ def test_converge_prints_each_local_slope_rounded_as_the_file_holds_it(tmp_path)
     printed = [line.split()[3] for line in p.stdout.splitlines() if line.startswith("    0.00") and len(line.split()) == 5]
     expected = [t for row in slopes for t in [f"{s:.3f}" for s in row] + ["-"]]  # (methods, steps - 1) slopes
     assert printed == expected, (printed, expected)
+
+
+def test_the_progress_bar_moves_within_a_chunk(tmp_path):
+    # A run of 2 samples has one chunk, and the bar moved only at chunk ends: nothing until 100 %.
+    with open(os.path.join(SOURCE, "examples", "configs", "free_rigid_body.json")) as f:
+        cfg = json.load(f)
+    cfg["outputs"] = {"samples": 2, "plot": False}
+    p = liebatch(tmp_path, "run", cfg, "--progress")
+    assert p.returncode == 0, p.stderr
+    shown = [float(m) for m in re.findall(r"run: +([0-9.]+)%", p.stderr)]
+    assert any(0 < x < 100 for x in shown), p.stderr
