@@ -699,14 +699,15 @@ def _y0(y0, model):
     return a, single
 
 
-def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, max_steps=None, samples=2,
+def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, max_steps=None, samples=None,
           section=None, max_hits=64, device="auto", threads=0, simd=True, normalize=False, tolerance=None,
           progress=None):
     """Integrates the members y0 (members × dim, float64; float32 runs in float) of `model` over t
     = (t0, t1) with `method`: fixed steps h, or adaptive ones with atol/rtol (a method with an
-    embedded pair). `samples` states and observables at equally spaced times (t0 and t1 included);
+    embedded pair). `samples` states and observables at equally spaced times (t0 and t1 included;
+    default 2, or 0 with a section, as a config's `outputs/samples` for run and poincare);
     a `section` (lb.Hyperplane, lb.Stroboscopic) records its hits, at most `max_hits` per member
-    and chunk. As `liebatch run` (`poincare` with a section) of the same config, bitwise: the same
+    and chunk (20 chunks without samples, one per 64 samples). As `liebatch run` (`poincare` with a section) of the same config, bitwise: the same
     code runs. Returns an Output; float64 arrays own the engine's results (no copy), float runs
     give float32 (one copy, exact). Each row of y0 must lie within `tolerance` of the model's manifold
     (default 1e-10, 1e-6 for float32 rows), or is projected onto it with normalize=True. Ctrl-C
@@ -741,7 +742,7 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     if not isinstance(method, str):
         raise TypeError(f"method: expected a method's name (lb.methods()), got {method!r}")
     config = {"model": model.spec, "method": method, "time": {"t0": t0, "t1": t1}, "step": step,
-              "outputs": {"samples": _integer("samples", samples, 0, 2**62)},
+              "outputs": {"samples": _integer("samples", (0 if section is not None else 2) if samples is None else samples, 0, 2**62)},
               # The config needs a state; every row, this one too, is checked by the binding, naming y0.
               "initial": {"state": [float(x) for x in a[0]], "tolerance": 1e300}}
     if model.sampler:

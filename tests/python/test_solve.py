@@ -83,6 +83,20 @@ def test_poincare_hits_equal_the_command_line(cli, max_hits, samples):
     assert_same(r, out)
 
 
+def test_a_section_without_samples_given_is_a_poincare_config_without_outputs(cli):
+    # lb.solve took 2 samples, so one chunk: 200 of a poincare config's 2649 hits were kept at max_hits 1.
+    cfg, _ = config("heavy_top", {"parameters": {"inertia": [2, 1.5, 0.8], "com": [0.1, 0.05, 0.5]}}, [1, 0, 0, 0, 0, 1], "rkmk54")
+    cfg["time"]["t1"] = 20
+    del cfg["outputs"]
+    cfg["section"] = {"type": "hyperplane", "component": "Gamma_x", "value": 0, "direction": "up", "max_hits": 1}
+    out = cli(cfg, "poincare")
+    model = lb.model("heavy_top", inertia=[2, 1.5, 0.8], com=[0.1, 0.05, 0.5])
+    r = lb.solve(model, out["initial/y"].T, t=(0, 20), method="rkmk54", atol=cfg["step"]["atol"], rtol=cfg["step"]["rtol"],
+                 section=lb.Hyperplane("Gamma_x", 0, "up"), max_hits=1)
+    assert "samples/y" not in r and len(r.hits.t) > 2 * len(r.final.status_names())  # one chunk keeps 1 a member
+    assert_same(r, out)
+
+
 def test_hits_of_a_model_without_observables_equal_the_command_line(cli):
     # Lorenz has no observables: hits/observables once claimed one number a hit over no memory (heap
     # addresses read as numbers, and writable).
