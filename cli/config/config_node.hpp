@@ -133,7 +133,7 @@ class Node {
   std::vector<double> numbers(const std::string& key, std::size_t n = 0) {
     const auto& v = raw(key);
     if (!v.is_array()) fail(at(key), "expected an array of numbers", v);
-    if (n > 0 && v.size() != n) fail(at(key), "expected " + std::to_string(n) + " numbers, got " + std::to_string(v.size()), v);
+    if (n > 0 && v.size() != n) fail(at(key), "expected " + std::to_string(n) + " numbers (" + std::to_string(v.size()) + " given)", v);
     std::vector<double> r;
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (!v[i].is_number() || !std::isfinite(v[i].get<double>()))

@@ -40,7 +40,8 @@ struct ObservableStats {
   double min = std::numeric_limits<double>::quiet_NaN();   ///< smallest used value, ±inf included (NaN when count = 0)
   double max = std::numeric_limits<double>::quiet_NaN();   ///< largest used value, ±inf included (NaN when count = 0)
   /// histogram: bin j counts values in [e_j, e_j+1), e_j = lo + j·w in double, w = (hi − lo)/bins, the
-  /// last edge hi: numpy.histogram's edges and bins, bitwise
+  /// last edge hi: numpy.histogram's edges and bins, bitwise, but for a value equal to a given hi
+  /// (the range [lo, hi) half-open: over; numpy's last bin is closed)
   std::vector<long> bins;
   long under = 0;   ///< used values below lo (−inf included)
   long over = 0;    ///< used values above hi, or equal to hi when the range is half-open (+inf included)
