@@ -202,8 +202,10 @@ Study load(const Options& o, Command c) {
   st.plot = st.plot && o.plot && !o.memory;
   st.members = member_range(o.members, st.init.count, c);
   if (c == Command::run && !st.samples_given) st.run.samples = 2;  // observables at t0 and t1 by default
-  // Stopped from outside (Python's Ctrl-C): at the end of a leg, so legs short (bitwise the same).
-  if (o.stop && c != Command::converge) st.run.pauses = std::max(st.run.pauses, short_pauses(st.run));
+  // Stopped from outside (Python's Ctrl-C) at the end of a leg, or a progress bar drawn (moving
+  // within a chunk): legs short, bitwise the same.
+  if ((o.stop || Progress::drawn(o.quiet, bool(o.progress), o.progress_always)) && c != Command::converge)
+    st.run.pauses = std::max(st.run.pauses, short_pauses(st.run));
   if (!given) st.inputs.push_back(o.config);
   // Nothing is computed before the outputs are known to be writable, to replace no one else's
   // file and to fit.

@@ -17,7 +17,10 @@ class Progress {
   /// With `report`, each fraction goes to it and nothing is drawn. `always`: drawn where stderr is
   /// no terminal too (--progress: mpirun forwards it through a pipe; a log).
   Progress(std::string label, bool quiet, std::function<void(double)> report = {}, bool always = false)
-      : label_(std::move(label)), report_(std::move(report)), on_(!quiet && !report_ && (always || ::isatty(2))) {}
+      : label_(std::move(label)), report_(std::move(report)), on_(drawn(quiet, bool(report_), always)) {}
+  /// Whether a bar of these arguments is drawn: then a run pauses its members often (short_pauses,
+  /// no result changed) so that the bar moves within a chunk too, where a run of 2 samples has one.
+  static bool drawn(bool quiet, bool reported, bool always) { return !quiet && !reported && (always || ::isatty(2)); }
   ~Progress() { finish(); }
   /// done ∈ [0, 1]: the fraction of the work done (shown never decreasing).
   void operator()(double done) {
@@ -33,9 +36,6 @@ class Progress {
     drawn_ = true;
     drawn_at_ = now;
   }
-  /// Whether it is drawn: then a run pauses its members often (short_pauses, no result changed)
-  /// so that the bar moves within a chunk too, where a run of 2 samples has one chunk.
-  bool drawn() const { return on_; }
   /// Ends the progress line, so what is printed next starts on a line of its own.
   void finish() {
     if (drawn_) std::fprintf(stderr, "\n");

@@ -175,7 +175,6 @@ int ensemble_command(const Options& opt, Command c) {
   const std::size_t first = st.members.begin, n = st.members.count();
   std::size_t batch = ck ? checkpoint_batch_size(st, std::size_t(opt.batch)) : batch_size(st, std::size_t(opt.batch), false), start = first;
   Progress progress(poincare ? "poincare" : "run", opt.quiet, opt.progress, opt.progress_always);
-  if (progress.drawn()) st.run.pauses = std::max(st.run.pauses, short_pauses(st.run));  // (checkpoints' already are)
   Tally tally;
   if (ck) {
     batch = ck->value("batch", batch);

@@ -122,7 +122,6 @@ int validate_command(const Options& opt) {
   long status_mismatch = 0, max_steps = 1, not_ok = 0;
   std::string reference_device;
   Progress progress("validate", opt.quiet, opt.progress, opt.progress_always);
-  if (progress.drawn()) st.run.pauses = std::max(st.run.pauses, short_pauses(st.run));  // the bar moves within a chunk
   for (std::size_t j0 = 0; j0 < batches; j0 += ranks) {  // a round: batch j0 + u on rank u
     const std::size_t round = std::min(ranks, batches - j0);
     std::vector<std::string> sent(team ? round : 0);  // what each rank's batch gives rank 0
