@@ -403,9 +403,12 @@ PYBIND11_MODULE(_liebatch, m) {
 
   m.def("models", [] {
     py::list v;
-    for (const auto& info : models())
+    for (const auto& info : models()) {
+      const ModelNames names = names_of(info);
       v.append(py::dict(py::arg("name") = info.name, py::arg("summary") = info.summary, py::arg("state") = info.state,
+                        py::arg("components") = names.components, py::arg("observables") = names.observables,
                         py::arg("parameters") = info.parameters, py::arg("presets") = info.presets));
+    }
     return v;
   });
   m.def("methods", [] {

@@ -83,25 +83,28 @@ std::unique_ptr<ModelRunner> make_model(Node& model, const std::string& base_dir
   return r;
 }
 
+ModelNames names_of(const ModelInfo& m) {
+  if (!m.make) return {};
+  try {
+    const auto r = m.make(nullptr, "");
+    return {r->state_names(), r->obs_names()};
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 std::string describe(const ModelInfo& m) {
   std::ostringstream s;
   s << m.name << "\n  " << m.summary << "\n  state: " << m.state << "\n";
-  // The names a config may use for components and observables (sections, plots, colours), from the
-  // model with its defaults; a model that has none (a chain of a length to give) shows its layout.
-  if (m.make) {
-    try {
-      const auto r = m.make(nullptr, "");
-      const auto line = [&](const char* what, const std::vector<std::string>& names) {
-        if (names.empty()) return;
-        s << "  " << what << ":";
-        for (std::size_t k = 0; k < names.size(); ++k) s << (k ? ", " : " ") << names[k];
-        s << "\n";
-      };
-      line("components by name", r->state_names());
-      line("observables", r->obs_names());
-    } catch (const std::exception&) {
-    }
-  }
+  const auto line = [&](const char* what, const std::vector<std::string>& names) {
+    if (names.empty()) return;
+    s << "  " << what << ":";
+    for (std::size_t k = 0; k < names.size(); ++k) s << (k ? ", " : " ") << names[k];
+    s << "\n";
+  };
+  const ModelNames names = names_of(m);
+  line("components by name", names.components);
+  line("observables", names.observables);
   s << "  parameters:\n";
   for (const auto& p : m.parameters) s << "    " << p << "\n";
   if (!m.presets.empty()) {

@@ -30,7 +30,15 @@ void add_pendulum_models(std::vector<ModelInfo>& v);
 void add_quadrotor_models(std::vector<ModelInfo>& v);
 void add_lorenz_models(std::vector<ModelInfo>& v);
 
-/// A model's name, summary, state, parameters and presets, as `list models` prints it.
+/// The names a config may use for a model's components and observables (sections, plots,
+/// colours), from the model with its defaults; none for a model that has no defaults (a chain of a
+/// length to give).
+struct ModelNames {
+  std::vector<std::string> components, observables;
+};
+ModelNames names_of(const ModelInfo& m);
+
+/// A model's name, summary, state, names, parameters and presets, as `list models` prints it.
 std::string describe(const ModelInfo& m);
 
 /// All models, in the order `list` prints them.

@@ -508,7 +508,7 @@ def _sampler(s):
 
 
 def models():
-    """Every model: name, summary, state layout, parameters (with defaults), presets."""
+    """Every model: name, summary, state, component and observable names, parameters, presets."""
     return _liebatch.models()
 
 

@@ -20,6 +20,13 @@ def test_models_and_methods_are_the_command_lines():
     top = next(m for m in lb.models() if m["name"] == "heavy_top")
     assert any(p.startswith("bruls_cardona") for p in top["presets"])
     assert lb.model("heavy_top").state_names == ["Pi_x", "Pi_y", "Pi_z", "Gamma_x", "Gamma_y", "Gamma_z"]
+    # The names `list models` prints, for every model that has them.
+    for m in lb.models():
+        block = listed.split("\n" + m["name"] + "\n", 1)[-1].split("\n  parameters:", 1)[0]
+        for key, label in (("components", "components by name"), ("observables", "observables")):
+            line = next((x for x in block.splitlines() if x.startswith(f"  {label}:")), None)
+            assert m[key] == ([] if line is None else line.split(":", 1)[1].strip().split(", ")), (m["name"], key)
+    assert top["components"] == lb.model("heavy_top").state_names and "energy" in top["observables"]
 
 
 def test_perturbation_keeps_the_orbit_and_projection_returns_to_the_manifold():
