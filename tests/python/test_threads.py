@@ -67,16 +67,22 @@ def test_progress_must_be_a_flag_or_a_callable():
     lb.solve(TOP, TOP.initial, t=(0, 0.01), h=1e-3, progress=np.False_)  # a numpy bool is a flag
 
 
-@pytest.mark.parametrize("samples", [0, 2, 101])
-def test_ctrl_c_stops_a_run_within_a_second(samples):
-    before = len(os.listdir("/proc/self/task"))
-    timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+def seconds_to_stop(after, run):
+    """Wall seconds until `run()`, sent SIGINT (Ctrl-C) `after` seconds in, raised KeyboardInterrupt."""
+    timer = threading.Timer(after, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        long_run(samples)
+        run()
     stopped = time.monotonic() - t0
     timer.join()
+    return stopped
+
+
+@pytest.mark.parametrize("samples", [0, 2, 101])
+def test_ctrl_c_stops_a_run_within_a_second(samples):
+    before = len(os.listdir("/proc/self/task"))
+    stopped = seconds_to_stop(2.0, lambda: long_run(samples))
     assert 2.0 <= stopped < 3.5, stopped  # within about a second, whatever the sampling
     # The run's thread has ended. (A joined thread, the timer's among them, leaves /proc a moment
     # after its join returns: a thread left running stays there.)
@@ -93,13 +99,28 @@ def test_ctrl_c_stops_a_run_config_within_a_second():
     # Few members over a long span: one leg was the whole run (minutes), so Ctrl-C waited for it.
     cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "method": "rkmk4", "time": {"t0": 0, "t1": 1e5},
            "step": {"h": 1e-3}, "initial": {"ensemble": {"count": 8, "scale": 0.01}}, "outputs": {"samples": 2, "plot": False}}
-    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        lb.run_config(cfg, "run", threads=1)
-    stopped = time.monotonic() - t0
-    timer.join()
+    stopped = seconds_to_stop(1.0, lambda: lb.run_config(cfg, "run", threads=1))
+    assert 1.0 <= stopped < 2.5, stopped
+
+
+@pytest.mark.parametrize("simd", [True, False])
+def test_ctrl_c_stops_a_long_adaptive_leg_within_a_second(simd):
+    # An adaptive run pauses at 1/200 of its span: here that is tens of seconds, which Ctrl-C once
+    # waited for. Members are interrupted within a leg now, on packs and one at a time.
+    lorenz = lb.model("lorenz")
+    y0 = np.ones((4, 3)) + np.arange(4)[:, None] * 1e-3
+    stopped = seconds_to_stop(1.0, lambda: lb.solve(lorenz, y0, t=(0, 1e6), method="rkmk54", atol=1e-13, rtol=1e-13, threads=1,
+                                                    simd=simd))
+    assert 1.0 <= stopped < 2.5, stopped
+    assert lb.solve(lorenz, y0, t=(0, 0.1), method="rkmk54", atol=1e-8).final.status_names() == ["ok"] * 4
+
+
+def test_ctrl_c_stops_converge_within_a_second():
+    # Its reference run, at a hundredth of the steps' step, has no pauses of its own.
+    cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona"}, "time": {"t1": 10},
+           "initial": {"ensemble": {"count": 4, "scale": 0.01}},
+           "converge": {"methods": ["rkmk4"], "steps": [1e-3, 5e-4], "reference": {"h": 1e-7}}}
+    stopped = seconds_to_stop(1.0, lambda: lb.run_config(cfg, "converge", threads=1))
     assert 1.0 <= stopped < 2.5, stopped
 
 

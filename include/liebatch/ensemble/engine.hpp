@@ -233,7 +233,7 @@ EnsembleOutput<typename Ensemble<Model>::T> run_engine(const Ensemble<Model>& e,
           last_tick = now;
           opt.progress((done_total + double(nb) * (at + double(members_done) / double(nb) / double(plan.chunks * legs))) / double(n));
         };
-        chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c * legs + p, sv, section, hv}, opt.adaptive, tick);
+        chunk(b, {view, t0.view, t1.view, ctl.view, models.view, plan, c * legs + p, sv, section, hv, opt.stop}, opt.adaptive, tick);
         b.synchronize("chunk kernel");
         if (opt.stop && opt.stop->load()) throw Stopped();
         if (opt.progress && p < legs - 1) opt.progress((done_total + double(nb) * (at + 1.0 / double(plan.chunks * legs))) / double(n));

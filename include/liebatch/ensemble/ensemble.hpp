@@ -266,6 +266,11 @@ struct ChunkPlan {
     if (samples > 0) return sample_time(t0, t1, (c + 1) * per_chunk, samples);
     return t0 + (t1 - t0) * (T(c + 1) / T(chunks));
   }
+  /// The end of the samples that leg `leg` may record: one past its chunk's last.
+  LB_HD int sample_end(int leg) const {
+    const int c = leg / pauses;
+    return c >= chunks - 1 ? samples : (c + 1) * per_chunk + 1;
+  }
   /// Pause time of leg `leg` (leg p of chunk leg / pauses): the chunk's end for its last leg,
   /// otherwise the fraction (p+1)/pauses of the way from the chunk's start to its end.
   template <class T> LB_HD T pause(int leg, T t0, T t1) const {

@@ -90,6 +90,16 @@ template <class Model, class Section> struct ChunkInputs {
   SampleView<T> out;
   Section sec;
   HitView<T> hv;
+  const std::atomic<bool>* stop = nullptr;  ///< RunOptions::stop: read within a leg on the CPU, never on the GPU
+
+  /// Whether the run was stopped: on the GPU a leg runs to its end.
+  LB_HD bool stopped() const {
+#ifdef __CUDA_ARCH__
+    return false;
+#else
+    return stop && stop->load(std::memory_order_relaxed);
+#endif
+  }
 
   /// Member i's sample k, (t, y) and its observables under model m, into the chunk's slot.
   LB_HD void record(std::size_t i, const Model& m, int k, T t, const P& y) const {
@@ -137,16 +147,22 @@ template <class Method, bool adaptive, class Model, class Section> struct ChunkM
     const T t0 = a.t0v[i], t1 = a.t1v[i];
     auto record = [&](int, int k, T t, const P& y) { a.record(i, m, k, t, y); };
     auto on_hit = [&](int, T t, const P& y, bool confirmed) { a.hit(i, m, t, y, confirmed); };
-    const Leg<T> leg{.t0 = t0, .t1 = t1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, t0, t1)};
+    const Leg<T> leg{
+        .t0 = t0, .t1 = t1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, t0, t1), .sample_end = a.plan.sample_end(a.leg)};
+#ifdef __CUDA_ARCH__
+    const NoInterrupt interrupt;
+#else
+    auto interrupt = [&] { return a.stopped(); };
+#endif
     constexpr int k = method_warm<Method>();
     if constexpr (k > 0) {  // the warm start travels with the member between chunks
       const std::size_t n = a.st.n;
-      Hooks hooks{.record = record, .section = a.sec, .on_hit = on_hit, .warm = Vec<T, k>{}};
+      Hooks hooks{.record = record, .section = a.sec, .on_hit = on_hit, .warm = Vec<T, k>{}, .interrupt = interrupt};
       for (int d = 0; d < k; ++d) hooks.warm[d] = a.st.warm[std::size_t(d) * n + i];
       advance<Method, adaptive>(m, s, leg, a.ctl[i], hooks);
       for (int d = 0; d < k; ++d) a.st.warm[std::size_t(d) * n + i] = hooks.warm[d];
     } else {
-      advance<Method, adaptive>(m, s, leg, a.ctl[i], Hooks{.record = record, .section = a.sec, .on_hit = on_hit});
+      advance<Method, adaptive>(m, s, leg, a.ctl[i], Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .interrupt = interrupt});
     }
     a.st.store(i, s);
   }

@@ -188,9 +188,15 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
       q.sample = to_lanes<PT, int>(sample);
       q.status = to_lanes<PT, Status>(status);
       const PT p0 = to_pack<PT>(t0), p1 = to_pack<PT>(t1);
-      const Leg<PT> leg{.t0 = p0, .t1 = p1, .samples = a.plan.samples, .pause = a.plan.pause(a.leg, p0, p1), .until_any = next < end};
-      const long taken = advance<Method, adaptive>(a.models.per ? pack_model(m) : shared, q, leg, pack_control<PT>(c),
-                                                   Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .lanes = model});
+      const Leg<PT> leg{.t0 = p0,
+                        .t1 = p1,
+                        .samples = a.plan.samples,
+                        .pause = a.plan.pause(a.leg, p0, p1),
+                        .sample_end = a.plan.sample_end(a.leg),
+                        .until_any = next < end};
+      const long taken = advance<Method, adaptive>(
+          a.models.per ? pack_model(m) : shared, q, leg, pack_control<PT>(c),
+          Hooks{.record = record, .section = a.sec, .on_hit = on_hit, .lanes = model, .interrupt = [&] { return a.stopped(); }});
       slots += W * taken;
       for (int l = 0; l < W; ++l) s[l].y = lane(q.y, l);
       const auto qj = q.j.array(), qs = q.steps.array(), qr = q.rejected.array(), qk = q.sample.array();
@@ -209,7 +215,7 @@ template <class Method, bool adaptive, class Model, class Section> struct Packed
         take(l);
         busy += member[l] != none;
       }
-      if (busy == 0) break;
+      if (busy == 0 || a.stopped()) break;  // (a stopped run's lanes are dropped with its results)
     }
     counts->used += used;
     counts->slots += slots;

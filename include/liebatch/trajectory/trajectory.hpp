@@ -52,6 +52,9 @@ struct NoLaneModels {};
 /// No warm start kept between steps (explicit methods, or a caller that keeps none).
 struct NoWarm {};
 
+/// Never interrupted: a leg runs to its end.
+struct NoInterrupt {};
+
 /// Where one call of advance() goes: the member's span t0 → t1 with `samples` output samples over
 /// it (0: none), until t ≥ pause (a chunk's end; +∞: to the end of the span). With `until_any` it
 /// returns as soon as some lane of a pack is done (finished, failed or paused), so that the caller
@@ -61,18 +64,23 @@ template <class T> struct Leg {
   T t1;
   int samples = 0;
   T pause = T(std::numeric_limits<lane_t<T>>::infinity());
+  /// The samples this leg may record are those before it (its chunk's): one after them at the same
+  /// time waits for the next chunk, whose slots hold it.
+  int sample_end = std::numeric_limits<int>::max();
   bool until_any = false;
 };
 
 /// What advance() reports to its caller and what the caller keeps for it between calls, as named
 /// members (designated initializers); each default does nothing.
-template <class Record = NoRecord, class Section = NoSection, class OnHit = NoHits, class LaneModels = NoLaneModels, class Warm = NoWarm>
+template <class Record = NoRecord, class Section = NoSection, class OnHit = NoHits, class LaneModels = NoLaneModels, class Warm = NoWarm,
+          class Interrupt = NoInterrupt>
 struct Hooks {
-  Record record = {};     ///< record(l, k, t, y): lane l landed on output sample k at (t, y)
-  Section section = {};   ///< searched for crossings on every accepted step
-  OnHit on_hit = {};      ///< on_hit(l, t, y, confirmed): lane l crossed the section at (t, y)
-  LaneModels lanes = {};  ///< packs with a section: lanes(l) is lane l's scalar model
-  Warm warm = {};         ///< an implicit method's warm start, Vec<T, method_warm<Method>()>
+  Record record = {};        ///< record(l, k, t, y): lane l landed on output sample k at (t, y)
+  Section section = {};      ///< searched for crossings on every accepted step
+  OnHit on_hit = {};         ///< on_hit(l, t, y, confirmed): lane l crossed the section at (t, y)
+  LaneModels lanes = {};     ///< packs with a section: lanes(l) is lane l's scalar model
+  Warm warm = {};            ///< an implicit method's warm start, Vec<T, method_warm<Method>()>
+  Interrupt interrupt = {};  ///< interrupt(): true ends the leg early (a run stopped: its results are dropped)
 };
 
 /// What advance() needs: a method for the model, a step-size controller, and a section it can
@@ -136,11 +144,16 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
       });
     }
   };
-  // Lanes landing on their next sample: recorded, and the sample index moved on.
-  auto record_where = [&](const M& where) {
-    if (lb::none(where)) return;
-    lb::for_lanes(where, [&](int l) { hooks.record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
-    lb::add_where(where, s.sample, 1);
+  // Lanes landing on their next sample: recorded, and the sample index moved on. So are the
+  // samples after it at the same time (times equal in rounding, at a t₀ far from 0), up to the
+  // leg's: none waits for a step of size 0, nor for the next chunk, which has no slot for it.
+  auto due = [&] { return sample_time(t0, t1, s.sample, n) <= s.t && s.sample < n && s.sample < leg.sample_end; };
+  auto record_where = [&](M where) {
+    while (lb::any(where)) {
+      lb::for_lanes(where, [&](int l) { hooks.record(l, int(at(s.sample, l)), at(s.t, l), at(s.y, l)); });
+      lb::add_where(where, s.sample, 1);
+      where = where && due();
+    }
   };
   // Statuses change only where a lane ends: written behind a test, so that on a pack the next
   // iteration's mask of live lanes does not wait for this step's results (the common case is a
@@ -164,9 +177,13 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     else return Method::step(model, s.t, s.y, hh, hooks.warm, s.steps > 0);
   };
   [[maybe_unused]] bool after_failure = false;  // grid_steps' state between iterations
-  if (n > 0) record_where(s.sample == 0 && s.status == Status::running);
+  if (n > 0) record_where(s.status == Status::running && due());  // sample 0 at t₀, or the leg's first ones at s.t
   long attempts = 0;
   for (;; ++attempts) {
+    // A stopped run ends within a thousand attempts, not at the end of a long leg (an adaptive one
+    // is a fraction of the span, however long that takes).
+    if constexpr (!std::is_same_v<decltype(Hk::interrupt), NoInterrupt>)
+      if (attempts % 1024 == 1023 && hooks.interrupt()) break;
     M live = s.status == Status::running && s.t < t_pause;
     if (lb::none(live) || (leg.until_any && !lb::all(live))) break;
     const M capped = live && s.steps + s.rejected >= c.max_attempts;
