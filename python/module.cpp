@@ -157,17 +157,17 @@ std::shared_ptr<ModelRunner> model_of(const std::string& model, const std::strin
   auto r = make_model(n);
   if (!sampler.empty()) {
     const auto ps = parse_config("{\"parameter_sampler\": " + sampler + "}");
-    r->set_rule(read_sampler(Node(ps.at("parameter_sampler"), "/parameter_sampler"), *r), 1);
+    r->set_rule(read_sampler(Node(ps.at("parameter_sampler"), "/parameter_sampler"), *r), 1, false);
   }
   return r;
 }
 
 /// lb.solve's core: the config (without initial states) read as `liebatch run|poincare` reads
-/// it, the members' states y0 (members × dim, C order), each checked against the model's
-/// manifold (projected where `normalize`); member i takes grid point i / (members / G) of the
-/// parameter sweeps, as a config's i-th member does. Returns the output's arrays and attributes in
-/// the HDF5 file's layout.
-py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py::array::c_style> y0, bool single, bool normalize,
+/// it, the members' states y0 (members × dim, C order; or one row, the state of every point of
+/// the parameter grid, with `one` true), each checked against the model's manifold (projected
+/// where `normalize`); member i takes grid point i / (members / G) of the parameter sweeps, as a
+/// config's i-th member does. Returns the output's arrays and attributes in the HDF5 file's layout.
+py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py::array::c_style> y0, bool one, bool single, bool normalize,
                 double tolerance, const std::string& device, int threads, bool simd, const py::object& progress) {
   Study st = read_study(config, poincare ? Command::poincare : Command::run, ".", single);
   ModelRunner& model = *st.model;
@@ -176,13 +176,14 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
     throw py::value_error("y0: expected an array of shape (members, " + std::to_string(dim) + ")" +
                           (r > 0 ? " or (members, " + std::to_string(dim - r) + ") without the multipliers" : "") + ", got shape (" +
                           std::to_string(y0.shape(0)) + (y0.ndim() > 1 ? ", " + std::to_string(y0.shape(1)) : "") + ")");
-  const auto n = std::size_t(y0.shape(0)), cols = std::size_t(y0.shape(1));
-  if (n == 0) throw py::value_error("y0: no members (shape (0, " + std::to_string(cols) + "))");
   const std::size_t grid = model.rule().grid();
+  if (one && y0.shape(0) != 1) throw py::value_error("y0: one state expected");
+  const auto n = one ? grid : std::size_t(y0.shape(0)), cols = std::size_t(y0.shape(1));  // (repeated here, after the checks)
+  if (n == 0) throw py::value_error("y0: no members (shape (0, " + std::to_string(cols) + "))");
   if (n % grid != 0)
     throw py::value_error("y0: " + std::to_string(n) + " members for a parameter grid of " + std::to_string(grid) +
                           " points; expected a multiple of it (member i takes grid point i / (members / points))");
-  model.set_rule(model.rule().sampler, n / grid);
+  model.set_rule(model.rule().sampler, n / grid, model.rule().single);
   st.init.count = n;  // the header records them (members_begin, _end, _total), as a whole run's
   st.members.begin = 0, st.members.end = n;
   st.sampler = std::to_string(n) + " states given (lb.solve's y0)" +
@@ -205,7 +206,7 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
   const auto in = y0.unchecked<2>();
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t d = 0; d < cols; ++d) {
-      y[d] = in(py::ssize_t(i), py::ssize_t(d));
+      y[d] = in(one ? 0 : py::ssize_t(i), py::ssize_t(d));
       if (!std::isfinite(y[d]))
         throw py::value_error("y0[" + std::to_string(i) + ", " + std::to_string(d) + "] is " + fmt(y[d]) + "; expected finite numbers");
     }
@@ -468,7 +469,9 @@ PYBIND11_MODULE(_liebatch, m) {
             if (members == 0 || members % g != 0)
               throw py::value_error("members: expected a positive multiple of the grid's " + std::to_string(g) + " points, got " +
                                     std::to_string(members));
-            r.set_rule(r.rule().sampler, members / g);
+            check_memory(double(members) * (8.0 * double(r.rule().numbers()) + 64),
+                         std::to_string(members) + " members' parameters");  // refused, not std::bad_alloc
+            r.set_rule(r.rule().sampler, members / g, false);
             auto v = r.member_parameters(0, members, lb::cpu_threads(0));
             const auto keys = r.varied_parameters();
             py::dict d;
@@ -522,7 +525,7 @@ PYBIND11_MODULE(_liebatch, m) {
           },
           py::arg("y"), py::arg("energy"), "the states with their velocities rescaled to energy E, and where that was reachable");
 
-  m.def("solve", &solve, py::arg("config"), py::arg("poincare"), py::arg("y0"), py::arg("single"), py::arg("normalize"),
+  m.def("solve", &solve, py::arg("config"), py::arg("poincare"), py::arg("y0"), py::arg("one"), py::arg("single"), py::arg("normalize"),
         py::arg("tolerance"), py::arg("device"), py::arg("threads"), py::arg("simd"), py::arg("progress"));
   m.def("statistics", &statistics, py::arg("obs"), py::arg("status"), py::arg("hit_member"), py::arg("hit_obs"), py::arg("bins"),
         py::arg("lo"), py::arg("hi"), py::arg("threads"));

@@ -390,7 +390,7 @@ TEST(Cli, ParametersVaryPerMemberAsSweepsAndDistributions) {
   refused(top(R"({"mass": {"values": [15, -1]}})", "bad4", ""), "bad4",
           "/model/parameters/mass/values: point 1 is -1; the parameter takes a number > 0");
   refused(top(R"({"mass": {"normal": [0.01, 1]}})", "bad5", R"(, "parameter_sampler": {"kind": "sobol"})"), "bad5",
-          "config /model/parameters: member 0 draws mass = -");
+          "config /model/parameters/mass/normal: member 0 draws mass = -");
   refused(liebatch(s, "run " + s.file("bad6.json", R"({"model": {"name": "pendulum_chain", "preset": "paper",
       "parameters": {"N": {"values": [1, 2]}}}, "method": "rkmk4", "time": {"t1": 1}, "step": {"h": 0.01}})") +
                           " -o " + s.path("bad6.h5")),

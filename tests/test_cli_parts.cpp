@@ -307,12 +307,24 @@ TEST(MemberParameters, SweepsFormTheGridAndDrawsFollowTheirDistributions) {
   ln.kind = lb::cli::Variation::lognormal;
   ln.a = std::log(3.0);
   ln.b = 0.2;
-  EXPECT_NEAR(ln.quantile(0.5), 3, 1e-12) << "the median of lognormal(mu, sigma) is e^mu";
+  EXPECT_NEAR(ln.quantile(0.5, 0x1p-53), 3, 1e-12) << "the median of lognormal(mu, sigma) is e^mu";
   lb::cli::Variation nm;
   nm.kind = lb::cli::Variation::normal;
   nm.b = 1;
-  EXPECT_NEAR(nm.quantile(0.975), 1.959963984540054, 1e-9);
-  EXPECT_TRUE(std::isfinite(nm.quantile(0))) << "u = 0 maps into the open interval";
+  EXPECT_NEAR(nm.quantile(0.975, 0x1p-53), 1.959963984540054, 1e-9);
+  // The middle of u's cell, exact from either end: finite at both ends of [0, 1) (the last box
+  // point, 1 - 2^-53, once rounded onto 1 and gave +inf), and odd about 1/2 bit for bit. Φ⁻¹ at
+  // 2^-54 and 2^-33 (mpmath): the far tails of box and Sobol' points.
+  for (const double cell : {0x1p-53, 0x1p-32}) {
+    for (const double u : {0.0, cell, 0.25, 0.5 - cell, std::floor(0.3 / cell) * cell, 0.125 + 7 * cell}) {  // lattice points
+      const double mirror = 1 - cell - u;  // the cell as far from 1 as u's from 0
+      ASSERT_TRUE(std::isfinite(nm.quantile(u, cell)) && std::isfinite(nm.quantile(mirror, cell))) << u;
+      EXPECT_EQ(nm.quantile(u, cell), -nm.quantile(mirror, cell)) << u << " " << cell;
+    }
+  }
+  EXPECT_NEAR(nm.quantile(0, 0x1p-53), -8.292361075813596, 1e-13);
+  EXPECT_NEAR(nm.quantile(1 - 0x1p-53, 0x1p-53), 8.292361075813596, 1e-13);
+  EXPECT_NEAR(nm.quantile(0, 0x1p-32), -6.337957754553789, 1e-13);
 
   // A draw outside the domain: box draws again; a Sobol' point names the member and the value.
   auto neg = rule_of(R"({"mass": {"normal": [0.1, 1]}})", 1).first;

@@ -537,7 +537,14 @@ void check_resolution(const Study& st, Command c) {
     };
     if (float_cannot_hold(tmax)) refuse("/time", "|t| = " + fmt(tmax));
     if (float_cannot_hold(hmin) || float_cannot_hold(*std::max_element(h.begin(), h.end()))) refuse("/step", "the step");
-    if (const std::string key = st.model->beyond_float(); !key.empty()) refuse("/model/parameters/" + key, "its value");
+    // Below a few of float's ε the error estimate is float's rounding: the steps shrink, are
+    // rejected again and again, and the error stays at float's, whatever the tolerance said.
+    if (st.run.adaptive && float_cannot_hold(st.run.h_min)) refuse("/step/h_min", "h_min = " + fmt(st.run.h_min));
+    const double finest = 8 * double(std::numeric_limits<float>::epsilon());
+    if (st.run.adaptive && st.run.rtol < finest)
+      throw ConfigError("config /step/rtol: " + fmt(st.run.rtol) + " is below what float resolves (8 ε = " + fmt(finest) +
+                        "); use double, or rtol >= that");
+    if (const auto [path, what] = st.model->beyond_float(); !path.empty()) refuse(path, what);
   }
   const int digits = st.run.single ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
   const double spacing = tmax > 0 ? std::ldexp(1.0, std::ilogb(tmax) - (digits - 1)) : 0;  // of numbers near tmax
@@ -629,9 +636,16 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
           if (m.order_hat > 0) pairs += (pairs.empty() ? "" : ", ") + m.name;
         Node::fail(step.at("adaptive"), "method '" + echo(r.method) + "' has no embedded pair; adaptive steps need one of " + pairs);
       }
-      r.atol = step.positive("atol", 1e-8);
-      r.rtol = step.positive("rtol", 1e-8);
+      const double tol = single ? 1e-6 : 1e-8;  // float resolves no finer (check_resolution)
+      r.atol = step.positive("atol", tol);
+      r.rtol = step.positive("rtol", tol);
       r.h = {step.positive("h0", (r.t1 - r.t0) / 1000)};
+      // The floor scales with the span, as h0 does: a system in units that make its span 1e-11
+      // takes steps of 1e-14 as one whose span is 10 takes steps of 1e-2.
+      r.h_min = step.positive("h_min", 1e-12 * (r.t1 - r.t0));
+      if (!(r.h_min <= r.h[0]))
+        Node::fail(step.has("h_min") ? step.at("h_min") : step.at("h0"),
+                   "h_min " + fmt(r.h_min) + " is above h0 " + fmt(r.h[0]) + ": the first rejected step would end every member");
     } else if (cmd != Command::converge) {
       r.h = {step.positive("h")};
     } else if (step.has("h")) {
@@ -641,14 +655,33 @@ Study read_study(const std::string& text, Command cmd, const std::string& base_d
     step.finish();
   }
 
-  const UnitSampler draws = root.has("parameter_sampler") ? read_sampler(root.object("parameter_sampler"), *st.model) : UnitSampler{};
+  UnitSampler draws = root.has("parameter_sampler") ? read_sampler(root.object("parameter_sampler"), *st.model) : UnitSampler{};
   if (root.has("initial")) {
     Node init = root.object("initial");
     read_initial(&init, st, base_dir);
   } else {
     read_initial(nullptr, st, base_dir);
   }
-  st.model->set_rule(draws, st.init.states);
+  // Sobol' points are 32-bit fractions of an index below 2³²; the parameters' coordinates follow
+  // the initial states' where both are Sobol', one sequence for both, so that they are independent.
+  const auto sobol_members = [&](const std::string& path, std::size_t n) {
+    if (n > std::size_t(1) << 32)
+      Node::fail(path, "sobol covers at most 2^32 members (its points repeat beyond), but there are " + std::to_string(n) + "; use box");
+  };
+  const bool sobol_states = st.init.ensemble && st.init.sampler.kind == SamplerKind::sobol;
+  if (sobol_states) sobol_members("/initial/ensemble/sampler", st.init.states);
+  if (draws.kind == SamplerKind::sobol && !st.model->rule().draws.empty()) {
+    sobol_members("/parameter_sampler/kind", st.init.count);
+    if (sobol_states) {
+      draws.first = st.init.sampler.dim;
+      const std::size_t dims = std::size_t(draws.first) + st.model->rule().draws.size();
+      if (dims > std::size_t(sobol_max_dim))
+        Node::fail("/parameter_sampler/kind",
+                   "sobol takes the parameters' coordinates after the initial states' " + std::to_string(draws.first) + ", " +
+                       std::to_string(dims) + " in all; it supports at most " + std::to_string(sobol_max_dim) + " (use box for either)");
+    }
+  }
+  st.model->set_rule(draws, st.init.states, single);
 
   if (root.has("outputs")) {
     Node o = root.object("outputs");

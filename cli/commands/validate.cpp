@@ -20,12 +20,14 @@
 namespace lb::cli {
 namespace {
 
-/// max over the state's components c0 … c1−1 of |a − b| / max(1, |b|).
+/// max over the state's components c0 … c1−1 of |a − b| / max(1, |b|): ∞ where one is NaN, 0
+/// where both are (a sample neither run reached, after a failure they share, is no difference).
 double rel_diff(const double* a, const double* b, int c0, int c1, std::size_t stride) {
   double d = 0;
   for (int c = c0; c < c1; ++c) {
     const double x = a[std::size_t(c) * stride], y = b[std::size_t(c) * stride];
-    d = std::max(d, std::isnan(x) || std::isnan(y) ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
+    const bool nx = std::isnan(x), ny = std::isnan(y);
+    d = std::max(d, nx && ny ? 0.0 : nx || ny ? INFINITY : std::abs(x - y) / std::max(1.0, std::abs(y)));
   }
   return d;
 }

@@ -33,6 +33,7 @@ struct RunSpec {
   bool adaptive = false;
   std::vector<double> h;  ///< per member (size 1: shared)
   double atol = 1e-8, rtol = 1e-8;
+  double h_min = 1e-12;  ///< adaptive: a rejected step below it ends the member (Status::step_underflow)
   long max_steps = 10'000'000;
   double t0 = 0, t1 = 1;
   int samples = 0;

@@ -36,6 +36,7 @@ template <class Model> Ensemble<Model> ensemble_of(const Model& model, const Run
     c.h = T(h);
     c.atol = T(s.atol);
     c.rtol = T(s.rtol);
+    c.h_min = T(s.h_min);
     c.max_attempts = s.max_steps;
     e.control.v.push_back(c);
   }

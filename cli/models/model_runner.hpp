@@ -49,19 +49,21 @@ class ModelRunner {
   /// Whether energy levels can be targeted, and y's velocities rescaled to energy E (false: unreachable).
   virtual bool has_energy_level() const = 0;
   virtual bool energy_level(double* y, double E, std::size_t member) const = 0;
-  /// The parameters that vary per member and how (empty: one model for all); rule().states is set
-  /// once the initial states are known (set_states).
+  /// The parameters that vary per member and how (empty: one model for all); set_rule gives it the
+  /// draws' sampler (on a Philox stream of its own, UnitSampler::stream 1), N₀ once the initial
+  /// states are known, and whether the run is in float.
   virtual const MemberRule& rule() const = 0;
-  virtual void set_rule(const UnitSampler& draws, std::size_t states) = 0;
+  virtual void set_rule(const UnitSampler& draws, std::size_t states, bool single) = 0;
   /// Members [i0, i0 + n)'s values of each varied parameter (all its numbers), parameter-major:
   /// v[p][c·n + k] for component c, made on `threads` threads; and the parameters' keys and sizes.
   virtual std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n, int threads) const = 0;
   virtual std::vector<std::pair<std::string, int>> varied_parameters() const = 0;
   virtual std::vector<std::string> state_names() const = 0;
   virtual std::vector<std::string> obs_names() const = 0;
-  /// The first parameter number (of those all members share) that float cannot hold
-  /// (float_cannot_hold), as its key ("inertia/0"); "" when there is none.
-  virtual std::string beyond_float() const = 0;
+  /// The first parameter number that float cannot hold (float_cannot_hold), of those all members
+  /// share and of the sweeps' points: its config path and what it is ("/model/parameters/inertia/0",
+  /// "its value"); empty when there is none. (Draws are checked member by member: MemberRule.)
+  virtual std::pair<std::string, std::string> beyond_float() const = 0;
   /// Why the built-in method `method` does not serve this model (the symplectic methods serve only
   /// the models on T*SO(3); a model entry may take only some methods); "" when it does, and for
   /// other names (a user's method says its models in add_method).
@@ -74,11 +76,6 @@ class ModelRunner {
   virtual RunResult run(const RunSpec& s) const = 0;
   virtual RunResult run_extended(const RunSpec& s) const = 0;
 };
-
-/// Whether float cannot hold x: past its range, or nonzero below its smallest normal.
-inline bool float_cannot_hold(double x) {
-  return std::abs(x) > std::numeric_limits<float>::max() || (x != 0 && std::abs(x) < std::numeric_limits<float>::min());
-}
 
 /// The model of the config's "model" object: a built-in one ("name", "preset") or a user's
 /// ("source", "type", "methods": cli/models/plugin.hpp, its source relative to base_dir), with

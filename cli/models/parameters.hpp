@@ -24,6 +24,7 @@ template <class M> struct Param {
   const char* help;                   ///< its meaning: the key, the domain and the default are added
   void (*get)(const M&, double*);     ///< null: no value of its own (an alternative form of another)
   void (*set)(M&, const double*);
+  bool array = false;  ///< an array in the model, given as one also where it holds one number
 };
 
 template <class P> struct member_of;
@@ -44,8 +45,17 @@ constexpr Param<typename member_of<decltype(field)>::model> member(const char* k
       if constexpr (std::is_array_v<F>) return int(std::extent_v<F>);
       else return int(F::size);
     }();
-    return {key, n, domain, help, [](const M& m, double* v) { for (int k = 0; k < n; ++k) v[k] = double((m.*field)[k]); },
-            [](M& m, const double* v) { for (int k = 0; k < n; ++k) (m.*field)[k] = std::remove_cvref_t<decltype((m.*field)[k])>(v[k]); }};
+    return {key,
+            n,
+            domain,
+            help,
+            [](const M& m, double* v) {
+              for (int k = 0; k < n; ++k) v[k] = double((m.*field)[k]);
+            },
+            [](M& m, const double* v) {
+              for (int k = 0; k < n; ++k) (m.*field)[k] = std::remove_cvref_t<decltype((m.*field)[k])>(v[k]);
+            },
+            true};
   }
 }
 
@@ -83,12 +93,16 @@ template <class M> void read_params(Node* node, std::span<const Param<M>> table,
     if (!node->has(p.key)) continue;
     const nlohmann::json& j = node->raw(p.key);
     const std::string at = node->at(p.key);
-    if (p.size > 1 && (!j.is_array() || j.size() != std::size_t(p.size)))
-      Node::fail(at, "expected an array of " + std::to_string(p.size) + " entries, each a number or a variation", j);
+    // An array of one number (a chain of one link's "masses": [2]) may also be given as the number.
+    const bool listed = p.size > 1 || (p.array && j.is_array());
+    if (listed && (!j.is_array() || j.size() != std::size_t(p.size)))
+      Node::fail(at,
+                 "expected an array of " + std::to_string(p.size) + (p.size > 1 ? " entries" : " entry") + ", each a number or a variation",
+                 j);
     std::vector<double> v(std::size_t(p.size));
     if (p.get) p.get(m, v.data());
     for (int c = 0; c < p.size; ++c) {
-      const auto var = read_variation(p.size == 1 ? j : j[std::size_t(c)], p.size == 1 ? at : at + "/" + std::to_string(c),
+      const auto var = read_variation(listed ? j[std::size_t(c)] : j, listed ? at + "/" + std::to_string(c) : at,
                                       p.domain == Domain::positive, v[std::size_t(c)]);
       if (!var) continue;
       if (!p.get) Node::fail(at, "cannot vary per member (it is another form of a parameter that can)");

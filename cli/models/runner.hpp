@@ -117,10 +117,12 @@ template <class Entry> class Runner final : public ModelRunner {
     }
   }
   const MemberRule& rule() const override { return rule_; }
-  void set_rule(const UnitSampler& draws, std::size_t states) override {
+  void set_rule(const UnitSampler& draws, std::size_t states, bool single) override {
     rule_.sampler = draws;
     rule_.sampler.dim = std::max(1, int(rule_.draws.size()));
+    rule_.sampler.stream = 1;  // apart from the initial states' numbers under the same seed
     rule_.states = states;
+    rule_.single = single;
   }
   std::vector<std::vector<double>> member_parameters(std::size_t i0, std::size_t n, int threads) const override {
     const std::vector<int> keys = varied();
@@ -137,16 +139,24 @@ template <class Entry> class Runner final : public ModelRunner {
   }
   std::vector<std::string> state_names() const override { return lb::state_names<M<double>>(); }
   std::vector<std::string> obs_names() const override { return lb::observable_names<M<double>>(); }
-  std::string beyond_float() const override {
+  std::pair<std::string, std::string> beyond_float() const override {
     for (const auto& p : Entry::table()) {
       if (!p.get) continue;
       std::vector<double> v(std::size_t(p.size));
       p.get(base_, v.data());
       for (int c = 0; c < p.size; ++c) {
-        if (float_cannot_hold(v[std::size_t(c)])) return std::string(p.key) + (p.size > 1 ? "/" + std::to_string(c) : "");
+        if (float_cannot_hold(v[std::size_t(c)]))
+          return {"/model/parameters/" + std::string(p.key) + (p.size > 1 ? "/" + std::to_string(c) : ""), "its value"};
       }
     }
-    return "";
+    // A sweep's points: a linspace or logspace is monotone, so its ends bound the range (a point
+    // nearer 0 than float's smallest normal, between ends of either sign, is left to the members).
+    for (const Variation& x : rule_.sweeps) {
+      const std::size_t n = x.size();
+      for (std::size_t j = 0; j < n; j = x.points.empty() && j + 1 < n ? n - 1 : j + 1)
+        if (float_cannot_hold(x.point(j))) return {x.path, "its point " + std::to_string(j) + " (" + full_digits(x.point(j)) + ")"};
+    }
+    return {};
   }
   std::string refusal(const std::string& method) const override {
     std::string why;

@@ -25,14 +25,16 @@ LB_HD Philox4x32 philox4x32_10(Philox4x32 c, std::uint32_t k0, std::uint32_t k1)
 }
 
 /// Uniform numbers in [0, 1) for member `index`, block `block` of a stream keyed by `seed`:
-/// four 32-bit words per call, combined in pairs into two doubles with 53 random bits.
+/// four 32-bit words per call, combined in pairs into two doubles with 53 random bits. `stream`,
+/// the counter's last word, keeps apart the numbers of different uses under one seed.
 struct CounterRng {
   std::uint64_t seed;
+  std::uint32_t stream = 0;
 
   /// Two uniform doubles in [0, 1): draws 2·block and 2·block + 1 of member `index`.
   LB_HD void uniform2(std::uint64_t index, std::uint32_t block, double (&u)[2]) const {
-    const Philox4x32 r = philox4x32_10({{block, std::uint32_t(index), std::uint32_t(index >> 32), 0u}},
-                                       std::uint32_t(seed), std::uint32_t(seed >> 32));
+    const Philox4x32 r =
+        philox4x32_10({{block, std::uint32_t(index), std::uint32_t(index >> 32), stream}}, std::uint32_t(seed), std::uint32_t(seed >> 32));
     for (int j = 0; j < 2; ++j) {
       const std::uint64_t bits = (std::uint64_t(r.v[2 * j]) << 21) | (r.v[2 * j + 1] >> 11);
       u[j] = double(bits) * 0x1.0p-53;

@@ -17,6 +17,12 @@ struct UnitSampler {
   int dim = 1;
   std::uint64_t seed = 0;         ///< box: the Philox key; sobol: digital-shift key (0: unshifted)
   int per_axis[max_dim] = {};     ///< grid: points along each axis (their product is the member count)
+  /// box: the Philox counter's stream word, so that two samplers under one seed (initial states: 0,
+  /// parameter draws: 1) draw independent numbers.
+  std::uint32_t stream = 0;
+  /// sobol: the sequence's coordinate that j = 0 reads, so that two samplers take disjoint
+  /// coordinates of one sequence (parameter draws after the initial states') and stay independent.
+  int first = 0;
 
   /// Coordinate j of member i's point. `attempt` > 0 gives fresh box draws for rejection sampling.
   LB_HD double operator()(std::uint64_t i, int j, std::uint32_t attempt = 0) const {
@@ -25,10 +31,13 @@ struct UnitSampler {
         for (int l = 0; l < j; ++l) i /= std::uint64_t(per_axis[l]);
         return (double(i % std::uint64_t(per_axis[j])) + 0.5) / double(per_axis[j]);
       }
-      case SamplerKind::box: return CounterRng{seed}.uniform(i, attempt * std::uint32_t(dim) + std::uint32_t(j));
-      case SamplerKind::sobol:
-        return sobol(i, j, seed == 0 ? 0u : philox4x32_10({{std::uint32_t(j), 0u, 0u, 1u}}, std::uint32_t(seed),
-                                                          std::uint32_t(seed >> 32)).v[0]);
+      case SamplerKind::box:
+        return CounterRng{seed, stream}.uniform(i, attempt * std::uint32_t(dim) + std::uint32_t(j));
+      case SamplerKind::sobol: {
+        const int c = first + j;
+        return sobol(i, c,
+                     seed == 0 ? 0u : philox4x32_10({{std::uint32_t(c), 0u, 0u, 1u}}, std::uint32_t(seed), std::uint32_t(seed >> 32)).v[0]);
+      }
     }
     return 0.0;
   }
