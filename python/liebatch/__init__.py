@@ -33,6 +33,7 @@ __all__ = [
 
 # --- Errors: the command line's messages name a config's JSON path; a Python call names its argument.
 _ARGUMENTS = [
+    (r"/model/parameters", "parameters"),
     (r"/model/parameters/([^:]*)", r"parameter \1"),
     (r"/model/preset", "preset"),
     (r"/model/source", "source"),
@@ -138,14 +139,17 @@ class _Signalled(BaseException):
 def _call(f, *args):
     try:
         return f(*args)
-    except ValueError as e:
+    except (ValueError, OSError) as e:
         raise _named(e) from None
 
 
 # --- Per-member parameters: a number, or one of these (the config's forms).
 def values(xs):
     """A sweep over the listed values."""
-    return {"values": [_finite("values", x) for x in np.asarray(xs, dtype=np.float64).ravel()]}
+    a = _float64("values", xs)
+    if a.ndim != 1:
+        raise ValueError(f"values: expected a list of numbers (1-D), got shape {a.shape}")
+    return {"values": [_finite("values", x) for x in a]}
 
 
 def linspace(a, b, n):
@@ -173,12 +177,36 @@ def lognormal(mean, sd):
     return {"lognormal": [_finite("lognormal mean", mean), _finite("lognormal sd", sd)]}
 
 
-def _json(x):
-    """x as JSON text; a NaN or infinity (which JSON cannot hold) is refused before it gets there."""
+def _plain(x):
+    """numpy's numbers and arrays as JSON takes them (json.dumps's default)."""
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(f"expected numbers, strings, lists and dicts (a config's JSON), got {type(x).__name__} {x!r}")
+
+
+def _nonfinite(x, path=""):
+    """The JSON path of x's first NaN or infinity, or None."""
+    if isinstance(x, dict):
+        items = x.items()
+    elif isinstance(x, (list, tuple, np.ndarray)):
+        items = enumerate(x)
+    else:
+        return path if isinstance(x, (float, np.floating)) and not np.isfinite(x) else None
+    return next((p for k, v in items if (p := _nonfinite(v, f"{path}/{k}")) is not None), None)
+
+
+def _json(x, at=""):
+    """x as JSON text; a NaN or infinity (which JSON cannot hold) is refused before it gets there,
+    naming where it is (as the config's path, x at `at` in it, which _named turns into the
+    argument's name)."""
     try:
-        return json.dumps(x, allow_nan=False)
+        return json.dumps(x, allow_nan=False, default=_plain)
     except ValueError:
-        raise ValueError(f"expected finite numbers (JSON has no NaN or infinity), got {x!r}") from None
+        where = _nonfinite(x, at)
+        raise _named(ValueError(f"config {where}: expected a finite number (JSON has no NaN or infinity)" if where else
+                                "expected finite numbers (JSON has no NaN or infinity)")) from None
 
 
 def _progress(p):
@@ -413,7 +441,7 @@ def _model_of_spec(spec, sampler):
     """The Model of a spec and sampler Model.__init__ made (unpickling)."""
     m = Model.__new__(Model)
     m.spec, m.sampler = spec, sampler
-    m._m = _call(_liebatch.Model, _json(spec), _json(sampler) if sampler else "")
+    m._m = _call(_liebatch.Model, _json(spec, "/model"), _json(sampler, "/parameter_sampler") if sampler else "")
     return m
 
 
@@ -436,7 +464,14 @@ class Model:
         if parameters:
             self.spec["parameters"] = {k: _parameter(k, v) for k, v in parameters.items()}
         self.sampler = _sampler(sampler)
-        self._m = _call(_liebatch.Model, _json(self.spec), _json(self.sampler) if self.sampler else "")
+        try:
+            self._m = _call(_liebatch.Model, _json(self.spec, "/model"), _json(self.sampler, "/parameter_sampler") if self.sampler else "")
+        except ValueError as e:  # a vector parameter given as an array: read as a sweep of one number
+            key = next((k for k, v in parameters.items() if isinstance(v, np.ndarray) and f"parameter {k}: expected an array of" in str(e)), None)
+            if key is None:
+                raise
+            raise ValueError(f"{e} (a 1-D array is a sweep of a single number; give a list for parameter {key}'s entries, "
+                             "each a number or a sweep)") from None
 
     def __reduce__(self):
         """Pickled (multiprocessing, Dask) and copied as what it was made from: its JSON spec."""
@@ -457,12 +492,12 @@ class Model:
 
     def parameters(self, members=None):
         """Each member's values of the varied parameters: {key: (members,) or (size, members)}."""
-        return _call(self._m.parameters, self.grid if members is None else int(members))
+        return _call(self._m.parameters, self.grid if members is None else _integer("members", members, 1, 2**62))
 
     def _rows(self, y, f, *args):
         """f over the rows of y (and of args), for a state (dim,) or states (n, dim)."""
         one = np.ndim(y) == 1
-        rows = [np.ascontiguousarray(np.atleast_2d(x), dtype=np.float64) for x in (y, *args)]
+        rows = [np.atleast_2d(_float64(name, x)) for name, x in zip(("y", "xi"), (y, *args))]
         r = f(*rows)
         return r if not one else tuple(x[0] for x in r) if isinstance(r, tuple) else r[0]
 
@@ -678,25 +713,52 @@ def load(path):
 _FLOAT_KEYS = ("initial/y", "final/y", "final/t", "samples/t", "samples/y", "samples/observables")
 
 
+def _float64(name, x):
+    """x as a C-ordered float64 array, or an error naming the argument: a TypeError where it holds
+    no numbers or a number that float64 does not hold exactly (a long double's last digits, an
+    integer beyond 2**53: never rounded silently), a ValueError where it is ragged."""
+    try:
+        a = np.asarray(x)
+    except ValueError as e:  # a ragged list
+        raise ValueError(f"{name}: expected an array of numbers with rows of one length ({e})") from None
+    k = a.dtype.kind
+    if k not in "fiu" or a.dtype.itemsize < (4 if k == "f" else 1):
+        raise TypeError(f"{name}: expected an array of float64 or float32 numbers, got dtype {a.dtype}")
+    b = np.asarray(a, dtype=np.float64, order="C")
+    if k == "f" and a.dtype.itemsize > 8:
+        inexact = ~((b == a) | (np.isnan(a) & np.isnan(b)))
+    elif k in "iu" and a.dtype.itemsize > 4:
+        inexact = (a > 2**53) | (a < -2**53) if k == "i" else a > 2**53
+    else:
+        return b
+    if inexact.any():
+        at = np.argwhere(inexact)[0]
+        raise TypeError(f"{name}[{', '.join(map(str, at))}] is {a[tuple(at)]!r}, which float64 does not hold exactly "
+                        f"(dtype {a.dtype}); convert it first if rounding is meant")
+    return b
+
+
 def _y0(y0, model):
-    a = np.asarray(y0)
-    if a.dtype.kind not in "fiu" or a.dtype == np.float16:
-        raise TypeError(f"y0: expected an array of float64 or float32 numbers, got dtype {a.dtype}")
-    single = a.dtype == np.float32
-    given = a.shape  # (named in errors: the shape passed, not the one repeated below)
-    a = np.ascontiguousarray(a, dtype=np.float64)
+    """(states, one, single): y0 as float64 (members × dim, or one state for every point of the
+    parameter grid, which the binding repeats after its memory check), and whether it was float32
+    (in any byte order: the run is then in float)."""
+    a = _float64("y0", y0)
+    given = np.asarray(y0).dtype
+    single = given.kind == "f" and given.itemsize == 4
+    shape = a.shape
     dims = (model.dim,) if not model.multipliers else (model.dim, model.dim - model.multipliers)
-    if a.ndim == 1 and a.shape[0] in dims:  # one state for every point of the parameter grid
-        a = np.repeat(a[None, :], model.grid, axis=0)
+    one = a.ndim == 1 and a.shape[0] in dims
+    if one:
+        a = a[None, :]
     if a.ndim != 2 or a.shape[1] not in dims:
         without = f" or (members, {dims[1]}) without the multipliers" if len(dims) > 1 else ""
-        raise ValueError(f"y0: expected an array of shape (members, {model.dim}){without}, got shape {given}")
+        raise ValueError(f"y0: expected an array of shape (members, {model.dim}){without}, got shape {shape}")
     if len(a) == 0:
         raise ValueError(f"y0: no members (shape {a.shape})")
     bad = np.argwhere(~np.isfinite(a))
     if len(bad):
         raise ValueError(f"y0[{bad[0][0]}, {bad[0][1]}] is {a[tuple(bad[0])]}; expected finite numbers")
-    return a, single
+    return a, one, single
 
 
 def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, max_steps=None, samples=None,
@@ -714,7 +776,7 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     stops the run (KeyboardInterrupt)."""
     if not isinstance(model, Model):
         raise TypeError(f"model: expected a liebatch.Model (lb.model(...)), got {type(model).__name__}")
-    a, single = _y0(y0, model)
+    a, one, single = _y0(y0, model)
     if tolerance is None:  # the config's default; float32 states are rounded to float first
         tolerance = 1e-6 if single else 1e-10
     if not _finite("tolerance", tolerance) > 0:  # as a config's "tolerance"
@@ -751,7 +813,7 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
         if not isinstance(section, (Hyperplane, Stroboscopic)):
             raise TypeError(f"section: expected lb.Hyperplane or lb.Stroboscopic, got {type(section).__name__}")
         config["section"] = dict(section.json, max_hits=_integer("max_hits", max_hits, 0, 2**62))
-    arrays, attrs = _call(_liebatch.solve, _json(config), section is not None, a, single, bool(normalize),
+    arrays, attrs = _call(_liebatch.solve, _json(config), section is not None, a, one, single, bool(normalize),
                           float(tolerance), device, _integer("threads", threads, 0, _MAX_THREADS), bool(simd), _progress(progress))
     if single:
         for k in _FLOAT_KEYS:

@@ -97,10 +97,46 @@ def solve(**kw):
     # Refused before any allocation, as the command line refuses it (it was std::bad_alloc, or swap).
     (lambda: solve(y0=np.repeat(np.array(TOP.initial, ndmin=2), 1000, axis=0), samples=2**24), ValueError,
      r"needs about .* of memory"),
+    (lambda: lb.solve(lb.model("lorenz", rho=lb.linspace(0, 21, 4 * 10**11)), [1.0, 0, 0], h=0.1), ValueError,
+     r"needs about .* of memory"),  # one state for a grid of 4e11 points: repeated after the check, not before
+    (lambda: lb.model("lorenz", rho=lb.linspace(0, 21, 3)).parameters(3 * 10**14), ValueError, r"needs about .* of memory"),
+    (lambda: lb.model("lorenz", rho=lb.linspace(0, 21, 3)).parameters(2.5), TypeError, r"^members: expected an integer, got 2.5"),
+    (lambda: lb.model("lorenz", rho=lb.linspace(0, 21, 3)).parameters(-1), ValueError, r"^members: expected an integer in \[1, "),
+    # Numbers float64 does not hold exactly are not rounded silently.
+    (lambda: solve(y0=TOP.initial.astype(np.longdouble) + np.longdouble(4) * np.finfo(np.longdouble).eps), TypeError,
+     r"^y0\[5\] is 1.0000000000000000004, which float64 does not hold exactly \(dtype float128\)"),
+    (lambda: lb.solve(lb.model("lorenz"), np.array([2**53 + 1, 0, 0], dtype=np.int64), h=0.1), TypeError,
+     r"^y0\[0\] is 9007199254740993, which float64 does not hold exactly"),
+    (lambda: TOP.defect(np.ones(6, dtype=np.complex128)), TypeError, r"^y: expected an array of float64 or float32"),
+    (lambda: TOP.defect("abc"), TypeError, r"^y: expected an array of float64 or float32"),
+    (lambda: solve(y0=[[0, 0, 0, 0, 0, 1.0], [0, 0, 1.0]]), ValueError, r"^y0: expected an array of numbers with rows of one length"),
+    (lambda: lb.values([[1, 2], [3, 4]]), ValueError, r"^values: expected a list of numbers \(1-D\), got shape \(2, 2\)"),
+    (lambda: lb.model("heavy_top", preset="bruls_cardona", com=np.array([0, 1.0, 0])), ValueError,
+     r"^parameter com: expected an array of 3 entries.*\(a 1-D array is a sweep of a single number; give a list"),
+    (lambda: lb.model("pendulum_chain"), ValueError, r"^parameters: missing \(required: N\)"),
+    (lambda: lb.compile_model(path="/nonexistent/model.hpp", type="M"), OSError, r"^source: "),
+    (lambda: lb.run_config(dict(LORENZ, time={"t0": 0, "t1": float("nan")})), ValueError, r"^t: expected a finite number \(JSON"),
+    (lambda: lb.model("heavy_top", mass={"values": [float("nan")]}), ValueError, r"^parameter mass/values/0: expected a finite number"),
 ])
 def test_bad_input_names_the_argument_and_value(make, error, text):
     with pytest.raises(error, match=text):
         make()
+
+
+def test_numpy_numbers_and_byte_orders_are_taken_as_python_s():
+    # A float32 state in big-endian order runs in float, as the native one does.
+    y = TOP.initial.astype(np.float32)
+    a = solve(y0=y, samples=3)
+    b = solve(y0=y.astype(">f4"), samples=3)
+    assert a.attrs[""]["precision"] == b.attrs[""]["precision"] == "float"
+    assert np.array_equal(a.final.y, b.final.y) and a.final.y.dtype == np.float32
+    # numpy scalars and arrays where JSON is built (a component from np.argmax, a seed from numpy).
+    s = solve(section=lb.Hyperplane(np.int64(3), np.float32(0.0)), samples=0, t=(0, 1))
+    assert s.attrs[""]["config"] == solve(section=lb.Hyperplane(3, 0.0), samples=0, t=(0, 1)).attrs[""]["config"]
+    m = lb.model("heavy_top", preset="bruls_cardona", sampler={"kind": "sobol", "seed": np.int64(3)}, mass=lb.normal(15, 0.1))
+    assert m.parameters(4)["mass"].shape == (4,)
+    r = lb.run_config(dict(LORENZ, initial={"state": np.array([1.0, 0, 0])}))
+    assert r.final.status_names() == ["ok"]
 
 
 def test_normalize_projects_states_off_the_manifold():
