@@ -177,13 +177,25 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     else return Method::step(model, s.t, s.y, hh, hooks.warm, s.steps > 0);
   };
   [[maybe_unused]] bool after_failure = false;  // grid_steps' state between iterations
-  if (n > 0) record_where(s.status == Status::running && due());  // sample 0 at t₀, or the leg's first ones at s.t
+  // A member at t₁ is done once its every sample is recorded: those that round to t₁ may lie in a
+  // later chunk than the step that reached it, and wait for that chunk running.
+  auto finished = [&](const M& where) { status_where(where && s.t == t1 && !(M(n > 0) && s.sample < n), Status::ok); };
+  // Sample 0 at t₀, or the leg's first ones at s.t (those of a member that reached t₁ before).
+  if (n > 0) {
+    record_where(s.status == Status::running && due());
+    finished(s.status == Status::running);
+  }
   long attempts = 0;
+  [[maybe_unused]] long next_check = 1024;
   for (;; ++attempts) {
     // A stopped run ends within a thousand attempts, not at the end of a long leg (an adaptive one
-    // is a fraction of the span, however long that takes).
-    if constexpr (!std::is_same_v<decltype(Hk::interrupt), NoInterrupt>)
-      if (attempts % 1024 == 1023 && hooks.interrupt()) break;
+    // is a fraction of the span, however long that takes). (grid_run's steps count as attempts.)
+    if constexpr (!std::is_same_v<decltype(Hk::interrupt), NoInterrupt>) {
+      if (attempts >= next_check) {
+        next_check = attempts + 1024;
+        if (hooks.interrupt()) break;
+      }
+    }
     M live = s.status == Status::running && s.t < t_pause;
     if (lb::none(live) || (leg.until_any && !lb::all(live))) break;
     const M capped = live && s.steps + s.rejected >= c.max_attempts;
@@ -284,7 +296,7 @@ LB_HD long advance(const Model& model, Trajectory<typename Model::space::point>&
     // Landed on the stop when it was reached.
     const M at_stop = landed && s.t == stop;
     record_where(at_stop && at_sample);
-    status_where(at_stop && s.t == t1, Status::ok);
+    finished(at_stop);
   }
   return attempts;
 }
