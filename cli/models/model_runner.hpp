@@ -50,7 +50,7 @@ class ModelRunner {
   virtual bool has_energy_level() const = 0;
   virtual bool energy_level(double* y, double E, std::size_t member) const = 0;
   /// The parameters that vary per member and how (empty: one model for all); set_rule gives it the
-  /// draws' sampler (on a Philox stream of its own, UnitSampler::stream 1), N₀ once the initial
+  /// draws' sampler (on a Philox stream of its own, UnitSampler::stream 2), N₀ once the initial
   /// states are known, and whether the run is in float.
   virtual const MemberRule& rule() const = 0;
   virtual void set_rule(const UnitSampler& draws, std::size_t states, bool single) = 0;

@@ -305,20 +305,35 @@ std::string compiler_text(const fs::path& log) {
   return out;
 }
 
-/// Whether s is a C++ name: identifiers joined by "::" (all that goes into -DLB_USER_MODEL).
+/// Whether s is a C++ name: identifiers joined by "::", none a keyword (all that goes into
+/// -DLB_USER_MODEL).
 bool cpp_name(const std::string& s) {
+  static const std::set<std::string> keywords = {
+      "alignas",  "alignof",  "and",       "and_eq",       "asm",       "auto",       "bitand",        "bitor",       "bool",
+      "break",    "case",     "catch",     "char",         "char8_t",   "char16_t",   "char32_t",      "class",       "compl",
+      "concept",  "const",    "consteval", "constexpr",    "constinit", "const_cast", "continue",      "co_await",    "co_return",
+      "co_yield", "decltype", "default",   "delete",       "do",        "double",     "dynamic_cast",  "else",        "enum",
+      "explicit", "export",   "extern",    "false",        "float",     "for",        "friend",        "goto",        "if",
+      "inline",   "int",      "long",      "mutable",      "namespace", "new",        "noexcept",      "not",         "not_eq",
+      "nullptr",  "operator", "or",        "or_eq",        "private",   "protected",  "public",        "register",    "reinterpret_cast",
+      "requires", "return",   "short",     "signed",       "sizeof",    "static",     "static_assert", "static_cast", "struct",
+      "switch",   "template", "this",      "thread_local", "throw",     "true",       "try",           "typedef",     "typeid",
+      "typename", "union",    "unsigned",  "using",        "virtual",   "void",       "volatile",      "wchar_t",     "while",
+      "xor",      "xor_eq"};
   const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  std::size_t begin = 0;
   bool start = true;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s.compare(i, 2, "::") == 0 && !start) {
-      start = true, ++i;
+  for (std::size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || (s.compare(i, 2, "::") == 0 && !start)) {
+      if (start || keywords.count(s.substr(begin, i - begin))) return false;
+      start = true, begin = i + 2, ++i;
     } else if (letter(s[i]) || (!start && s[i] >= '0' && s[i] <= '9')) {
       start = false;
     } else {
       return false;
     }
   }
-  return !start;
+  return true;
 }
 
 /// The line of `text` that declares class template `type` ("struct Name" or "class Name"), 0 if
@@ -496,12 +511,18 @@ const ModelInfo& compiled(const PluginSource& u, const std::vector<std::string>&
   std::vector<std::string> cpu{cc.compiler};
   cpu.insert(cpu.end(), cc.flags.begin(), cc.flags.end());
   cpu.insert(cpu.end(), {"-fPIC", "-Wfatal-errors"});
+  // GCC makes the static locals of templates (a model entry's parameter table) STB_GNU_UNIQUE,
+  // which glibc binds process-wide even under RTLD_LOCAL: a second model of the same type name
+  // would take the first's table. Each plugin keeps its own.
+  const bool gnu = cc.compiler_id.rfind("GNU", 0) == 0;
+  if (gnu) cpu.push_back("-fno-gnu-unique");
   cpu.insert(cpu.end(), model.begin(), model.end());
   if (kernels) cpu.push_back("-DLB_USER_GPU");
   cpu.insert(cpu.end(), {"-MMD", "-MF", (tmp / "deps").string(), "-c", cc.unit, "-o", (tmp / "cpu.o").string()});
   std::vector<std::string> cuda{cc.cuda_compiler};
   cuda.insert(cuda.end(), cc.cuda_flags.begin(), cc.cuda_flags.end());
   cuda.insert(cuda.end(), model.begin(), model.end());
+  if (gnu) cuda.push_back("-Xcompiler=-fno-gnu-unique");
   cuda.insert(cuda.end(), {"-MMD", "-MF", (tmp / "deps_gpu").string(), "-c",
                            (fs::path(cc.unit).parent_path() / "plugin_unit_gpu.cu").string(), "-o", (tmp / "gpu.o").string()});
   std::cerr << "liebatch: compiling model " << type << " from " << src.string() << " for " << method_list

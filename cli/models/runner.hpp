@@ -120,7 +120,7 @@ template <class Entry> class Runner final : public ModelRunner {
   void set_rule(const UnitSampler& draws, std::size_t states, bool single) override {
     rule_.sampler = draws;
     rule_.sampler.dim = std::max(1, int(rule_.draws.size()));
-    rule_.sampler.stream = 1;  // apart from the initial states' numbers under the same seed
+    rule_.sampler.stream = 2;  // apart from the initial states' numbers (0) and Sobol' shifts (1) under one seed
     rule_.states = states;
     rule_.single = single;
   }

@@ -5,7 +5,9 @@
 #pragma once
 #include <array>
 #include <concepts>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -85,7 +87,14 @@ template <template <class> class Model> struct Entry {
   template <class T> using model = Model<T>;
   using parameters = Model<double>;
   static std::span<const Param<parameters>> table() {
-    static const std::vector<Param<parameters>> t = table_of<parameters>();
+    static const std::vector<Param<parameters>> t = [] {
+      auto v = table_of<parameters>();
+      for (std::size_t i = 0; i < v.size(); ++i)  // a config could set only one of two
+        for (std::size_t j = 0; j < i; ++j)
+          if (std::string_view(v[i].key) == v[j].key)
+            throw std::runtime_error(std::string("user model: parameter '") + v[i].key + "' is declared twice in parameters()");
+      return v;
+    }();
     return t;
   }
   static parameters base(const std::string&) { return defaults<parameters>(); }

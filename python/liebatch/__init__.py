@@ -46,6 +46,7 @@ _ARGUMENTS = [
     (r"/time/t[01]", "t"),
     (r"/time", "t"),
     (r"/step/h0", "h0"),
+    (r"/step/h_min", "h_min"),
     (r"/step/h", "h"),
     (r"/step/(atol|rtol|max_steps)", r"\1"),
     (r"/step/adaptive", "atol/rtol (adaptive steps)"),
@@ -146,7 +147,7 @@ def _call(f, *args):
 # --- Per-member parameters: a number, or one of these (the config's forms).
 def values(xs):
     """A sweep over the listed values."""
-    a = _float64("values", xs)
+    a = np.atleast_1d(_float64("values", xs))
     if a.ndim != 1:
         raise ValueError(f"values: expected a list of numbers (1-D), got shape {a.shape}")
     return {"values": [_finite("values", x) for x in a]}
@@ -298,6 +299,21 @@ _SYMPY_SPACES = {
 }
 _NAME = re.compile(r"[A-Za-z0-9_ .|()*+/^-]{1,64}")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+# What the generated struct's name may not be: C++'s keywords, and the names the struct itself uses.
+_RESERVED = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
+compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype default delete do
+double dynamic_cast else enum explicit export extern false float for friend goto if inline int long mutable namespace new
+noexcept not not_eq nullptr operator or or_eq private protected public register reinterpret_cast requires return short signed
+sizeof static static_assert static_cast struct switch template this thread_local throw true try typedef typeid typename union
+unsigned using virtual void volatile wchar_t while xor xor_eq
+T U f t r y lb std space cast parameters observables state_names observable_names""".split())
+# The words printed C++ may hold besides our symbols (s0, p0, c0, t): sympy's C++ functions and constants.
+_CPP_WORDS = set("""T std numbers pi_v e_v numeric_limits infinity max min true false abs acos acosh asin asinh atan atan2 atanh
+beta cbrt ceil cos cosh erf erfc exp exp2 expint expm1 fabs floor fma fmax fmin hypot lgamma log log10 log1p log2
+pow riemann_zeta sin sinh sqrt tan tanh tgamma""".split())
+_WORD = re.compile(r"(?<![0-9.])[A-Za-z_][A-Za-z0-9_]*")
+# Assumptions a symbol may carry: none, real, or (a parameter) positive. Others let sympy simplify
+# for values that no check holds it to (sqrt(k**2) is k for a nonnegative k).
 
 
 def sympy_model(space, state, f, parameters=None, observables=None, time=None, name="SympyModel",
@@ -312,14 +328,34 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
     from sympy.core.function import AppliedUndef
     from sympy.printing.cxx import CXX17CodePrinter
 
+    def literal(n):  # an integer in T: past 2**53 a long double literal (a long long one wraps past 2**64)
+        return f"T({n})" if abs(n) < 2**53 else f"T({n}.0L)"
+
     class Printer(CXX17CodePrinter):
-        """Constants in the model's scalar T: a long double model gets them to its precision."""
+        """Constants in the model's scalar T: a long double model gets them to its precision, and
+        a float model computes in float (a double literal makes std::max(float, double) fail)."""
 
         def _print_Integer(self, e):
-            return f"T({int(e)})"
+            return literal(int(e))
 
         def _print_Rational(self, e):
-            return f"(T({e.p}) / T({e.q}))"
+            return f"({literal(e.p)} / {literal(e.q)})"
+
+        def _print_Pow(self, e):
+            b = self._print(e.base)
+            if e.exp == -1:
+                return f"(T(1) / ({b}))"
+            if e.exp == sympy.S.Half:
+                return f"std::sqrt({b})"
+            if e.exp == -sympy.S.Half:
+                return f"(T(1) / std::sqrt({b}))"
+            return f"std::pow({b}, {self._print(e.exp)})"
+
+        def _print_Infinity(self, e):
+            return "std::numeric_limits<T>::infinity()"
+
+        def _print_NegativeInfinity(self, e):
+            return "(-std::numeric_limits<T>::infinity())"
 
         def _print_Float(self, e):
             return f"T({float(e)!r})" if abs(float(e)) != float("inf") else super()._print_Float(e)
@@ -330,12 +366,22 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
         def _print_Exp1(self, e):
             return "std::numbers::e_v<T>"
 
-    cxxcode = Printer().doprint
+    def cxxcode(e):
+        # Only our symbols, sympy's C++ functions and numbers reach the header: a function the
+        # printer does not know (printed as its class's name, which a user's class makes any text)
+        # or a symbol bound inside a Sum or an Integral is refused, never compiled.
+        code = Printer().doprint(e)
+        words = {w for w in _WORD.findall(code) if w not in _CPP_WORDS and not re.fullmatch(r"[spc]\d+|t", w)}
+        words -= {"Not", "supported", "in", "C"}  # the printer's own note on what it cannot print
+        if words or re.search(r"[;{}\"'#\\`$@]|/\*|//", code):
+            raise ValueError(f"f, observables: {e} prints as C++ that liebatch does not compile "
+                             f"({', '.join(sorted(words)) or 'not an expression'}: a function or form sympy cannot print to C++)")
+        return code
     if space not in _SYMPY_SPACES:
         raise ValueError(f"space: expected one of {', '.join(_SYMPY_SPACES)}, got {space!r}")
     cpp_space, header, dim, adim = _SYMPY_SPACES[space]
-    if not _KEY.fullmatch(name or ""):
-        raise ValueError(f"name: expected a C++ name (letters, digits, _), got {name!r}")
+    if not _KEY.fullmatch(name or "") or name in _RESERVED or re.fullmatch(r"[spc]\d+", name):
+        raise ValueError(f"name: expected a C++ name (letters, digits, _) that is no keyword nor a name the model's code uses, got {name!r}")
     state, f = list(state), list(f)
     if len(state) != dim or not all(isinstance(x, sympy.Symbol) for x in state):
         raise ValueError(f"state: expected {dim} sympy symbols for {space}, got {state!r}")
@@ -353,8 +399,14 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
     declared = [*state, *parameters, *([time] if time is not None else [])]
     if time is not None and not isinstance(time, sympy.Symbol):
         raise ValueError(f"time: expected a sympy symbol, got {time!r}")
-    if len(set(declared)) != len(declared):
-        raise ValueError("state, parameters, time: a symbol appears twice")
+    names = [x.name for x in declared]
+    if len(set(names)) != len(names):
+        raise ValueError(f"state, parameters, time: a name appears twice ({', '.join(sorted({n for n in names if names.count(n) > 1}))})")
+    plain, real, positive = (sympy.Symbol("x", **a).assumptions0 for a in ({}, {"real": True}, {"positive": True}))
+    for x in declared:
+        if x.assumptions0 not in ((plain, real, positive) if x in parameters else (plain, real)):
+            raise ValueError(f"{x.name}: a symbol with assumptions {sorted(k for k, v in x.assumptions0.items() if v)} lets sympy simplify "
+                             f"for values nothing holds it to; declare it plain, real=True{' or positive=True' if x in parameters else ''}")
     def expression(e, where):
         # Never a string: sympify parses one with eval, so a string from a config or a form would
         # run as Python. strict: numbers and sympy's own objects alone.
@@ -379,7 +431,9 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
     for e in exprs:
         if e.atoms(AppliedUndef):
             raise ValueError(f"f, observables: {e} uses a function sympy does not know")
-        unknown = e.free_symbols - set(ours)
+        if e.has(sympy.zoo, sympy.nan):
+            raise ValueError(f"f, observables: {e} holds an undefined value (zoo or nan)")
+        unknown = e.atoms(sympy.Symbol) - set(ours)  # bound ones too (a Sum's index): never printed
         if unknown:
             raise ValueError(f"f, observables: {e} has symbols that are neither state, parameters nor time: {unknown}")
     exprs = [e.xreplace(ours) for e in exprs]
@@ -401,12 +455,13 @@ def sympy_model(space, state, f, parameters=None, observables=None, time=None, n
                 want |= uses(e)
         return keep[::-1]
     members = "\n".join(f"  T p{i};" for i in range(len(parameters)))
-    table = ",\n".join(f'      lb::parameter<&{name}::p{i}>("{p.name}", {float(v)!r}, "{p.name}")'
+    table = ",\n".join(f'      lb::parameter<&{name}::p{i}>("{p.name}", {float(v)!r}, "{p.name}"{", lb::positive" if p.is_positive else ""})'
                        for i, (p, v) in enumerate(parameters.items()))
     casts = ", ".join(f"U(p{i})" for i in range(len(parameters)))
     quote = lambda xs: ", ".join(f'"{x}"' for x in xs)
     text = f"""// Generated by lb.sympy_model from sympy expressions (common subexpressions eliminated).
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -761,12 +816,12 @@ def _y0(y0, model):
     return a, one, single
 
 
-def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, max_steps=None, samples=None,
-          section=None, max_hits=64, device="auto", threads=0, simd=True, normalize=False, tolerance=None,
+def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None, h0=None, h_min=None, max_steps=None,
+          samples=None, section=None, max_hits=64, device="auto", threads=0, simd=True, normalize=False, tolerance=None,
           progress=None):
     """Integrates the members y0 (members × dim, float64; float32 runs in float) of `model` over t
     = (t0, t1) with `method`: fixed steps h, or adaptive ones with atol/rtol (a method with an
-    embedded pair). `samples` states and observables at equally spaced times (t0 and t1 included;
+    embedded pair; h0 the first step, h_min the floor, by default 1e-12 of the span). `samples` states and observables at equally spaced times (t0 and t1 included;
     default 2, or 0 with a section, as a config's `outputs/samples` for run and poincare);
     a `section` (lb.Hyperplane, lb.Stroboscopic) records its hits, at most `max_hits` per member
     and chunk (20 chunks without samples, one per 64 samples). As `liebatch run` (`poincare` with a section) of the same config, bitwise: the same
@@ -792,7 +847,7 @@ def solve(model, y0, t=(0.0, 1.0), method="rkmk4", h=None, atol=None, rtol=None,
     if adaptive:
         if h is not None:
             raise ValueError("h: fixed steps take no atol/rtol; give h, or atol/rtol (and h0) for adaptive steps")
-        for k, v in (("atol", atol), ("rtol", rtol), ("h0", h0)):
+        for k, v in (("atol", atol), ("rtol", rtol), ("h0", h0), ("h_min", h_min)):
             if v is not None:
                 step[k] = _finite(k, v)
     else:
@@ -830,9 +885,12 @@ def statistics(out, bins=32, lo=None, hi=None, threads=0):
     thread count and the order of the members."""
     if not isinstance(out, Output):
         raise TypeError(f"out: expected a liebatch.Output, got {type(out).__name__}")
-    if "samples/observables" not in out:
-        raise ValueError("out: it has no samples/observables (samples=0)")
-    obs = np.ascontiguousarray(out["samples/observables"], dtype=np.float64)
+    if "samples/observables" not in out and "hits/member" not in out:
+        raise ValueError("out: it has no samples/observables (samples=0) and no section's hits")
+    if "samples/observables" in out:
+        obs = np.ascontiguousarray(out["samples/observables"], dtype=np.float64)
+    else:  # a section's hits alone (poincare's default): no samples
+        obs = np.zeros((0, len(out["names/observables"]), len(out["final/status"])))
     nobs = obs.shape[1]
     member = np.ascontiguousarray(out["hits/member"] if "hits/member" in out else np.zeros(0), dtype=np.int64)
     # hits/member holds the config's indices; a slice's (--members A:B) statuses start at member A.

@@ -340,6 +340,53 @@ def test_sympy_models_refuse_what_would_reach_the_code():
     assert not os.path.exists("liebatch-sympy-planted")
     with pytest.raises(TypeError, match=r"f\[1\]: expected a sympy expression or a number, got list"):
         lb.sympy_model("so3*", mu, [0, [1], 0])
+    # A function class of the user's prints as its name, any text: this one planted a file once it
+    # compiled. Nor does a symbol bound in a Sum, a function sympy cannot print, zoo, a keyword as
+    # the name, two symbols of one name, or an assumption nothing enforces reach the code.
+    evil = type("F(s0); } }; static int planted = std::system(\"touch x\"); struct G { int g(", (sp.Function,), {})
+    n, k = sp.Symbol("n"), sp.Symbol("k")
+    for f, match in (([evil(mu[0]), 0, 0], "does not compile"), ([sp.Sum(mu[0]**n, (n, 0, 3)), 0, 0], "neither state"),
+                     ([sp.besselj(0, mu[0]), 0, 0], r"does not compile \(besselj"), ([sp.zoo * mu[0], 0, 0], "undefined")):
+        with pytest.raises(ValueError, match=match):
+            lb.sympy_model("so3*", mu, f)
+    for kw, match in (({"name": "int"}, "no keyword"), ({"name": "cast"}, "no keyword"),
+                      ({"parameters": {k: 1, sp.Symbol("k", positive=True): 2}}, r"a name appears twice \(k\)"),
+                      ({"parameters": {sp.Symbol("q", nonnegative=True): 1}}, "declare it plain, real=True or positive=True")):
+        with pytest.raises(ValueError, match=match):
+            lb.sympy_model("so3*", mu, [0, 0, 0], **kw)
+
+
+def test_sympy_models_print_their_constants_in_the_models_scalar(monkeypatch):
+    # 1/x was 1.0/x, a double (std::max(float, double) does not compile); integers past 2^64 wrapped.
+    import sympy as sp
+    x, y, z = sp.symbols("x y z")
+    k = sp.Symbol("k", positive=True)
+    text = {}
+    monkeypatch.setattr(lb, "compile_model", lambda cpp, **kw: text.setdefault("cpp", cpp))
+    lb.sympy_model("so3*", [x, y, z], [y * z, -x * z, sp.Max(x, 1 / x)], parameters={k: 2.0},
+                   observables={"e": 10**20 * x + sp.Rational(1, 2**70) * y + x**-sp.Rational(1, 2) + k * sp.oo})
+    cpp = text["cpp"]
+    assert "std::max(s0, (T(1) / (s0)))" in cpp and "1.0" not in cpp
+    assert "T(100000000000000000000.0L)" in cpp and "T(1180591620717411303424.0L)" in cpp
+    assert "(T(1) / std::sqrt(s0))" in cpp and "std::numeric_limits<T>::infinity()" in cpp
+    assert 'lb::parameter<&SympyModel::p0>("k", 2.0, "k", lb::positive)' in cpp
+
+
+def test_two_models_of_one_type_name_keep_their_own_parameters():
+    # GCC made a template's static table STB_GNU_UNIQUE, bound process-wide even under RTLD_LOCAL:
+    # the second SympyModel of a session took the first's parameters.
+    import sympy as sp
+    mu = sp.symbols("x y z")
+    a, b = sp.Symbol("a"), sp.Symbol("b")
+    first = lb.sympy_model("so3*", mu, [a * mu[1], 0, 0], parameters={a: 1.0}, methods=["rkmk4"], gpu=False)
+    second = lb.sympy_model("so3*", mu, [b * mu[1], 0, 0], parameters={b: 3.0}, methods=["rkmk4"], gpu=False)
+    with pytest.raises(ValueError, match="parameter a: unknown key"):
+        lb.model(second, a=2.0)
+    with pytest.raises(ValueError, match="parameter b: unknown key"):
+        lb.model(first, b=2.0)
+    run = lambda m: lb.solve(m, [0.3, 0.8, 0.5], t=(0, 1), h=0.1).final.y  # noqa: E731
+    assert np.array_equal(run(lb.model(second)), run(lb.model(first, a=3.0)))  # b's default, 3, in its own table
+    assert not np.array_equal(run(lb.model(second)), run(lb.model(first)))
 
 
 # --- The GPU path: a user's model gets kernels of its own (cli/models/plugin_unit_gpu.cu, nvcc).

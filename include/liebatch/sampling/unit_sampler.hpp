@@ -18,7 +18,7 @@ struct UnitSampler {
   std::uint64_t seed = 0;         ///< box: the Philox key; sobol: digital-shift key (0: unshifted)
   int per_axis[max_dim] = {};     ///< grid: points along each axis (their product is the member count)
   /// box: the Philox counter's stream word, so that two samplers under one seed (initial states: 0,
-  /// parameter draws: 1) draw independent numbers.
+  /// parameter draws: 2) draw independent numbers; 1 is the Sobol' shifts' (below).
   std::uint32_t stream = 0;
   /// sobol: the sequence's coordinate that j = 0 reads, so that two samplers take disjoint
   /// coordinates of one sequence (parameter draws after the initial states') and stay independent.
