@@ -222,6 +222,9 @@ py::tuple solve(const std::string& config, bool poincare, py::array_t<double, py
     for (int d = 0; d < dim; ++d) s.y0[std::size_t(d) * n + i] = y[std::size_t(d)];
   }
 
+  // The config as lb.solve was given it: its states are the output's initial/y, not the one state
+  // a config needs to be read (a text where the states go, so that the config is not run as it).
+  st.config["initial"] = {{"states", "lb.solve's y0: the output's initial/y"}, {"tolerance", tolerance}, {"normalize", normalize}};
   MemoryStore store;
   {  // the header as the command line writes it
     MemorySink w(std::shared_ptr<MemoryStore>(&store, [](MemoryStore*) {}));

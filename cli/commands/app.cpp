@@ -87,7 +87,15 @@ int cli_main(int argc, const char* const* argv, const RankedCommand& ranked) {
   app.set_version_flag("--version",
                        std::string("liebatch ") + LIEBATCH_VERSION + " (commit " + source_commit() + ")\nCPU packs: " + pack_arch());
   Options o;
-  for (int i = 0; i < argc; ++i) o.command_line += (i ? " " : "") + std::string(argv[i]);
+  // As a shell would read it back: a word with more than letters, digits and -_./=:,+@% quoted.
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool plain =
+        !a.empty() && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_./=:,+@%") == std::string::npos;
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    o.command_line += (i ? " " : "") + (plain ? a : quoted + "'");
+  }
 
   auto common = [&](CLI::App* c) {
     // Not CLI11's ExistingFile: a config that cannot be read is a file error (3), with the reason.

@@ -255,7 +255,12 @@ void write_header(Sink& w, const Study& st, const Options& o, const std::string&
   w.attr("cpu_simd", pack_arch());
   w.attr("model", st.model->name());
   if (!st.model_source.empty()) w.attr("model_source", st.model_source);
-  w.attr("method", st.run.method);
+  std::string methods = st.run.method;  // converge's: each it compares
+  if (command == "converge") {
+    methods.clear();
+    for (const auto& m : st.converge.methods) methods += (methods.empty() ? "" : ", ") + m;
+  }
+  w.attr("method", methods);
   w.attr("precision", st.run.single ? "float" : "double");
   w.attr("initial_states", st.sampler);
   w.attr("config", st.config.dump(2));

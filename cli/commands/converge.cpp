@@ -205,6 +205,12 @@ int converge_command(const Options& opt) {
   if (!dropped.x.empty()) series.push_back(std::move(dropped));
   write_header(w, st, opt, "converge", where.text);
   w.write("initial/y", y0, {std::uint64_t(dim), n});
+  if (st.model->rule().varies()) {  // each member's parameters, as a run writes them
+    const auto keys = st.model->varied_parameters();
+    auto values = st.model->member_parameters(0, n, cpu_threads(st.run.threads));
+    for (std::size_t p = 0; p < keys.size(); ++p)
+      w.write("parameters/" + keys[p].first, values[p], keys[p].second == 1 ? Sink::Dims{n} : Sink::Dims{std::uint64_t(keys[p].second), n});
+  }
   w.write("converge/h", cs.steps, {nh});
   w.write("converge/methods", cs.methods);
   w.write("converge/error", error, {nm, nh});

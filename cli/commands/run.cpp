@@ -197,6 +197,7 @@ int ensemble_command(const Options& opt, Command c) {
   if (st.plot_x < 0) px = std::min(px, dim - 1);
   if (st.plot_y < 0 && py >= dim) py = px == 0 ? std::min(1, dim - 1) : 0;
   std::string ran_on;
+  double lane_used = 0, lane_slots = 0;  // over every batch: a batch's device text gives its own
   const auto t_start = Clock::now();
   for (std::size_t i0 = start; i0 < first + n; i0 += batch) {
     RunSpec s = st.run;
@@ -213,10 +214,19 @@ int ensemble_command(const Options& opt, Command c) {
     const RunResult r = st.model->run(s);
     sink.add(i0, s.y0, r);
     ran_on = r.out.device;
+    if (r.out.lane_occupancy > 0) {
+      double used = 0;
+      for (std::size_t k = 0; k < r.out.size; ++k) used += double(r.out.steps[k] + r.out.rejected[k]);
+      lane_used += used, lane_slots += used / r.out.lane_occupancy;
+    }
     tally.add(r.out, i0, st.run.adaptive, px, py, st.plot_colour);
     if (ck && ck->due()) ck->save(*staged, i0 + s.size, nullptr, tally.parts());
   }
   if (ran_on.empty()) ran_on = where.text;  // (a resumed run with every batch done)
+  if (const auto at = ran_on.find(" % of lanes busy"); at != std::string::npos && lane_slots > 0) {
+    const std::size_t from = ran_on.rfind(' ', at - 1) + 1;
+    ran_on.replace(from, at - from, std::to_string(std::lround(100 * lane_used / lane_slots)));
+  }
   const double wall = std::chrono::duration<double>(Clock::now() - t_start).count();
   progress.finish();
   w.attr("batches", double((n + batch - 1) / batch));
@@ -296,7 +306,8 @@ int ensemble_command(const Options& opt, Command c) {
   }
   if (!opt.memory) note_earlier_outputs(written, false);
   if (none_finished) {
-    std::cerr << "liebatch: no member finished (" << status_summary(tally.status) << "); the output records each member's status\n";
+    if (!opt.quiet)  // (a job of ranks runs its blocks quiet, and says it once for the job)
+      std::cerr << "liebatch: no member finished (" << status_summary(tally.status) << "); the output records each member's status\n";
     return check_failed;
   }
   return ok;

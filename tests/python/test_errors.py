@@ -139,6 +139,17 @@ def test_numpy_numbers_and_byte_orders_are_taken_as_python_s():
     assert r.final.status_names() == ["ok"]
 
 
+def test_solve_records_a_config_that_is_not_run_as_another_ensemble(tmp_path):
+    # It held row 0 of y0 as "state" and a tolerance of 1e300: run again, one member's copies.
+    r = solve(y0=np.repeat(TOP.initial[None], 3, axis=0), tolerance=1e-9)
+    cfg = json.loads(r.attrs[""]["config"])
+    assert cfg["initial"] == {"states": "lb.solve's y0: the output's initial/y", "tolerance": 1e-9, "normalize": False}
+    (tmp_path / "c.json").write_text(json.dumps(cfg))
+    p = subprocess.run([os.environ["LIEBATCH_EXE"], "run", str(tmp_path / "c.json"), "-o", str(tmp_path / "c.h5")], capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and "/initial/states" in p.stderr, p.stderr
+
+
 def test_normalize_projects_states_off_the_manifold():
     y = TOP.initial.copy()
     y[3:] *= 1.001

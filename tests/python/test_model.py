@@ -1,6 +1,7 @@
 """The registry and a model's manifold from Python: what `liebatch list` shows, defect, projection,
 perturbation by the group action, energy levels."""
 import copy
+import math
 import pickle
 import subprocess
 
@@ -90,6 +91,19 @@ def test_statistics_agree_with_numpy_over_the_members_that_ended_ok():
     for k, o in np.ndindex(*s["bins"].shape[:2]):  # the data range, closed as numpy's last bin is
         if s["lo"][k, o] < s["hi"][k, o]:
             assert np.array_equal(s["bins"][k, o], np.histogram(x[k, o], bins=8, range=(s["lo"][k, o], s["hi"][k, o]))[0])
+
+
+def test_statistics_of_a_section_without_samples_are_its_hits():
+    # poincare's default, and lb.solve's with a section: no samples, once refused.
+    top = lb.model("heavy_top", preset="bruls_cardona")
+    r = lb.solve(top, top.perturb(np.repeat(top.initial[None], 8, axis=0), np.linspace(-0.05, 0.05, 48).reshape(8, 6)),
+                 t=(0, 5), h=1e-3, section=lb.Hyperplane("Gamma_x", 0.0))
+    assert "samples/observables" not in r and len(r["hits/member"]) > 8
+    h = lb.statistics(r)["hits"]
+    assert (h["count"] == len(r["hits/member"])).all()
+    o = r["hits/observables"]
+    exact = np.array([math.fsum(o[:, k]) / len(o) for k in range(o.shape[1])])  # (numpy's mean is 1e-14 off here)
+    assert np.allclose(h["mean"], exact, rtol=1e-15, atol=0)
 
 
 def test_histograms_are_numpys_on_values_at_the_edges():

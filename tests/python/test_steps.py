@@ -2,6 +2,7 @@
 with the span, float refuses tolerances it cannot resolve, HEDOP5 past its limit shows in its
 observables, and validate does not count samples that two runs both never reached."""
 import json
+import shlex
 import subprocess
 
 import numpy as np
@@ -96,3 +97,22 @@ def test_a_one_link_chain_takes_its_arrays_as_arrays_or_numbers(tmp_path):
     assert np.array_equal(listed["final/y"], plain["final/y"])
     p, _ = run(tmp_path, chain(lengths=[1.3, 1]))
     assert p.returncode == 2 and "config /model/parameters/lengths: expected an array of 1 entry" in p.stderr, p.stderr
+
+
+def test_converge_records_its_methods_and_each_members_parameters(tmp_path):
+    cfg = {"model": {"name": "heavy_top", "preset": "bruls_cardona", "parameters": {"mass": {"linspace": [14, 16, 3]}}},
+           "time": {"t1": 0.1}, "converge": {"methods": ["rkmk4", "cf4"], "steps": [0.01, 0.005]}}
+    p, o = run(tmp_path, cfg, "converge")
+    assert p.returncode == 0, p.stderr
+    assert o.attrs[""]["method"] == "rkmk4, cf4"
+    assert o["parameters/mass"].tobytes() == np.linspace(14, 16, 3).tobytes()
+
+
+def test_the_command_line_is_recorded_as_a_shell_reads_it(tmp_path):
+    d = tmp_path / "sp ace"
+    d.mkdir()
+    (d / "a b.json").write_text(json.dumps(pendulum(0.01, 0.1)))
+    p = subprocess.run([EXE, "run", str(d / "a b.json"), "-o", str(d / "o'1.h5"), "-q", "--no-plot"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    line = lb.load(d / "o'1.h5").attrs[""]["command_line"]
+    assert shlex.split(line) == [EXE, "run", str(d / "a b.json"), "-o", str(d / "o'1.h5"), "-q", "--no-plot"]
